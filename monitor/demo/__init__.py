@@ -1,0 +1,1 @@
+"""The ``ragmon demo`` pieces: traffic generator and live table."""

@@ -1,0 +1,1 @@
+"""Pure scorers, one metric family per module. No I/O, no asyncio."""

@@ -1,0 +1,137 @@
+"""Counting spec 000's factual indicators fast, with exactly the regexes' results.
+
+Spec 000 counts the matches of ``/\\d+/g``, ``/\\d{4}[-/]\\d{2}[-/]\\d{2}|\\w+ \\d{1,2},?
+\\d{4}/g`` and ``/[A-Z][a-z]+(?:\\s[A-Z][a-z]+)*/g`` and takes ``split(/\\s+/).length``
+over the chunk text. Run literally, those scans cost about 100 microseconds on 1.5 KB; the
+functions here give the same counts in a fraction of that (a hypothesis test compares them
+with the literal regexes on arbitrary text):
+
+- ASCII text is translated once into a string of character classes (``d`` digit, ``U``
+  upper, ``l`` lower, ``w`` JavaScript whitespace, ``o`` other) and runs are counted as
+  class transitions with ``bytes.count``. A proper-noun match is a ``Ul`` that does not
+  continue a previous match (``Ul+wUl``). Other text takes the literal regexes.
+- Dates: the scan jumps between anchors instead of trying ``\\w+`` at every position
+  (see :func:`count_dates`).
+
+>>> t = ClassMarks("On March 5, 2024 the New York office closed 3 days.")
+>>> t.numbers(), t.words(), t.proper_nouns(), count_dates(t.text)
+(3, 11, 2, 1)
+"""
+
+from __future__ import annotations
+
+import re
+
+from monitor.scoring.jstext import JS_WS, js_word_count
+
+__all__ = ["ClassMarks", "count_dates"]
+
+_WS_CLASS = "[" + re.escape(JS_WS) + "]"
+_NUMBER = re.compile(r"[0-9]+")
+_PROPER_NOUN = re.compile(rf"[A-Z][a-z]+(?:{_WS_CLASS}[A-Z][a-z]+)*")
+_CONTINUED = re.compile(rb"Ul+(?=wUl)")
+_ISO_DATE = re.compile(r"[0-9]{4}[-/][0-9]{2}[-/][0-9]{2}")
+_DATE_TAIL = re.compile(r" [0-9]{1,2},? [0-9]{4}")
+_FOUR_DIGITS = re.compile(r"[0-9]{4}")
+_WORD_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def _class_table() -> bytes:
+    table = bytearray(b"o" * 256)
+    for i in range(256):
+        ch = chr(i)
+        if "0" <= ch <= "9":
+            table[i] = ord("d")
+        elif "A" <= ch <= "Z":
+            table[i] = ord("U")
+        elif "a" <= ch <= "z":
+            table[i] = ord("l")
+        elif ch in "\t\n\v\f\r ":
+            table[i] = ord("w")
+    return bytes(table)
+
+
+_CLASSES = _class_table()
+_CLASS_NAMES = (b"d", b"U", b"l", b"w", b"o")
+
+
+class ClassMarks:
+    """One pass over ``text`` that answers the three run counts of spec 000."""
+
+    __slots__ = ("marks", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.marks = text.encode("ascii").translate(_CLASSES) if text.isascii() else None
+
+    def _runs(self, cls: bytes) -> int:
+        m = self.marks
+        assert m is not None
+        starts = sum(m.count(other + cls) for other in _CLASS_NAMES if other != cls)
+        return starts + (1 if m[:1] == cls else 0)
+
+    def numbers(self) -> int:
+        """``(text.match(/\\d+/g) || []).length``; ``\\d`` is ASCII in JavaScript."""
+        if self.marks is None:
+            return len(_NUMBER.findall(self.text))
+        return self._runs(b"d")
+
+    def words(self) -> int:
+        """``text.split(/\\s+/).length``: whitespace runs plus one."""
+        if self.marks is None:
+            return js_word_count(self.text)
+        return self._runs(b"w") + 1
+
+    def proper_nouns(self) -> int:
+        """``(text.match(/[A-Z][a-z]+(?:\\s[A-Z][a-z]+)*/g) || []).length``."""
+        if self.marks is None:
+            return len(_PROPER_NOUN.findall(self.text))
+        return self.marks.count(b"Ul") - len(_CONTINUED.findall(self.marks))
+
+
+def count_dates(text: str, marks: bytes | None = None) -> int:
+    """``(text.match(/\\d{4}[-/]\\d{2}[-/]\\d{2}|\\w+ \\d{1,2},? \\d{4}/g) || []).length``.
+
+    Every match holds four digits in a row; without them the answer is 0. Otherwise the
+    scan jumps between anchors: ISO starts (found from the ``-`` and ``/`` characters) and
+    tails `` D{1,2},? DDDD`` after a word character (found by a search with a literal
+    first character). A second-branch match ends its ``\\w+`` right before its tail, so it
+    starts at the first word character of that run at or after the scan position; an ISO
+    match cannot share a word run with a later tail, and at one position the ISO branch
+    wins, so the leftmost candidate is the regex's next match.
+    """
+    if marks is not None:
+        if b"dddd" not in marks:
+            return 0
+    elif _FOUR_DIGITS.search(text) is None:
+        return 0
+    iso = _iso_starts(text)
+    count = k = pos = 0
+    while True:
+        while k < len(iso) and iso[k] < pos:
+            k += 1
+        tail = _DATE_TAIL.search(text, pos + 1)
+        while tail is not None and text[tail.start() - 1] not in _WORD_CHARS:
+            tail = _DATE_TAIL.search(text, tail.start() + 1)
+        if tail is not None:
+            start = tail.start() - 1
+            while start > pos and text[start - 1] in _WORD_CHARS:
+                start -= 1
+            pos = iso[k] + 10 if k < len(iso) and iso[k] <= start else tail.end()
+        elif k < len(iso):
+            pos = iso[k] + 10
+        else:
+            return count
+        count += 1
+
+
+def _iso_starts(text: str) -> list[int]:
+    starts = []
+    for sep in "-/":
+        i = text.find(sep, 4)
+        while i != -1:
+            if _ISO_DATE.match(text, i - 4):
+                starts.append(i - 4)
+            i = text.find(sep, i + 1)
+    starts.sort()
+    return starts

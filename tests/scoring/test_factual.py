@@ -1,0 +1,36 @@
+"""The fast factual counters agree with spec 000's literal regexes on any text."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from monitor.scoring.factual import ClassMarks, count_dates
+
+# The regexes exactly as spec 000 writes them, in JavaScript semantics.
+JS_WS = "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+NUMBER = re.compile(r"[0-9]+")
+DATE = re.compile(r"[0-9]{4}[-/][0-9]{2}[-/][0-9]{2}|\w+ [0-9]{1,2},? [0-9]{4}", re.ASCII)
+PROPER_NOUN = re.compile(rf"[A-Z][a-z]+(?:{JS_WS}[A-Z][a-z]+)*")
+SPLIT = re.compile(rf"{JS_WS}+")
+
+# Text built from the pieces that matter: digits, separators, capitals, spaces, commas.
+ALPHABET = "0123456789-/ ,aAbZz_\t\n\u00a0\ufeff\x1cé😀.Mq"
+texts = st.text(alphabet=ALPHABET, max_size=80) | st.text(max_size=40)
+
+
+@given(texts)
+@settings(max_examples=3000, deadline=None)
+@example("2024-01-05abc 5, 2020")
+@example("x2024-01-05 5 2020 and On March 5, 2024")
+@example("1 2 2024 2024/02/03 12345-01-01")
+@example(" Ab Cd  Ef\u00a0Gh ")
+def test_counts_match_literal_regexes(text: str) -> None:
+    marks = ClassMarks(text)
+    assert marks.numbers() == len(NUMBER.findall(text))
+    assert marks.words() == len(SPLIT.split(text))
+    assert marks.proper_nouns() == len(PROPER_NOUN.findall(text))
+    assert count_dates(text, marks.marks) == len(DATE.findall(text))
+    assert count_dates(text) == len(DATE.findall(text))
