@@ -20,7 +20,9 @@ call these, so one definition of every metric serves them all.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+
+import orjson
 
 from pydantic import ValidationError
 
@@ -31,7 +33,7 @@ from monitor.scoring.composite import score_quality
 from monitor.scoring.crag import classify
 from monitor.scoring.outcome import outcome
 
-__all__ = ["DEFAULT_MAX_EVENT_BYTES", "decode_event", "process", "score_event"]
+__all__ = ["DEFAULT_MAX_EVENT_BYTES", "decode_event", "process", "score_event", "score_lines"]
 
 DEFAULT_MAX_EVENT_BYTES = 1_048_576
 
@@ -121,3 +123,31 @@ def process(
         return score_event(event)
     except Exception as exc:  # a scorer bug must not stop the stream: dead-letter it
         return EventError("score", "scorer_error", None, type(exc).__name__)
+
+
+def score_lines(
+    lines: Iterable[bytes], *, max_bytes: int = DEFAULT_MAX_EVENT_BYTES
+) -> Iterator[tuple[bytes, bool]]:
+    """``ragmon score``'s core: one output line per input line, lazily, in order.
+
+    Yields ``(json_bytes, ok)``; a bad line yields ``{"line": N, "error": "..."}``.
+
+    >>> out = list(score_lines([b"not json\\n", b"\\n"]))
+    >>> out[0]
+    (b'{"line":1,"error":"decode/invalid_json: Invalid JSON: expected value at line 1 column 2"}', False)
+    >>> out[1][0]
+    b'{"line":2,"error":"decode/empty_line: the line is empty"}'
+    """
+    for number, line in enumerate(lines, start=1):
+        body = line.rstrip(b"\r\n")
+        result = (
+            process(body, max_bytes=max_bytes)
+            if body.strip()
+            else EventError("decode", "empty_line", None, "the line is empty")
+        )
+        if isinstance(result, EventError):
+            where = f" at {result.field}" if result.field else ""
+            message = f"{result.stage}/{result.reason}{where}: {result.detail}"
+            yield orjson.dumps({"line": number, "error": message}), False
+        else:
+            yield result.model_dump_json().encode(), True

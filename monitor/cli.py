@@ -1,0 +1,171 @@
+"""``ragmon``: the command line. Settings are parsed here, once, and passed down.
+
+User errors (a bad argument, a missing file, a bad ``MONITOR_*`` value) print one line
+and exit with code 2; no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, NoReturn
+
+from monitor.config import Settings, load_settings, masked
+from monitor.errors import MonitorError
+
+__all__ = ["main"]
+
+EXIT_USAGE = 2
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(f"{self.prog}: {message}")
+
+
+def _positive(kind: type[int] | type[float]) -> object:
+    def parse(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+        return value
+
+    parse.__name__ = kind.__name__
+    return parse
+
+
+def _parser() -> _Parser:
+    p = _Parser(prog="ragmon", description="Kafka-native quality monitor for RAG services.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    d = sub.add_parser("demo", help="embedded broker + worker + traffic + live table")
+    d.add_argument(
+        "--duration",
+        type=_positive(float),
+        default=None,
+        metavar="SECONDS",
+        help="stop by itself after this many seconds (default: until Ctrl-C)",
+    )
+    d.add_argument(
+        "--rate",
+        type=_positive(float),
+        default=300.0,
+        help="events per second from the traffic generator (default 300)",
+    )
+    d.add_argument("--seed", type=int, default=7, help="traffic generator seed (default 7)")
+    d.add_argument(
+        "--refresh",
+        type=_positive(float),
+        default=3.0,
+        metavar="SECONDS",
+        help="seconds between table refreshes (default 3)",
+    )
+
+    sub.add_parser("worker", help="the production worker (MONITOR_* environment)")
+
+    s = sub.add_parser("score", help="score RagEvent JSON lines from FILE or stdin")
+    s.add_argument("file", nargs="?", type=Path, help="JSON-lines file (default: stdin)")
+
+    r = sub.add_parser("replay", help="produce JSON-lines events to the events topic")
+    r.add_argument("file", type=Path)
+    r.add_argument(
+        "--rate",
+        type=_positive(float),
+        default=None,
+        help="events per second (default: as fast as possible)",
+    )
+
+    c = sub.add_parser("schema", help="write the JSON Schemas of every topic's messages")
+    c.add_argument("--out", type=Path, default=Path("schemas"), help="directory (schemas/)")
+
+    sub.add_parser("config", help="print the effective configuration, secrets masked")
+    return p
+
+
+def _score(path: Path | None, settings: Settings, out: IO[bytes]) -> int:
+    from monitor.pipeline import score_lines
+
+    source = open(path, "rb") if path else sys.stdin.buffer  # noqa: SIM115
+    failed = False
+    chunk: list[bytes] = []
+    try:
+        for line, ok in score_lines(source, max_bytes=settings.max_event_bytes):
+            failed |= not ok
+            chunk.append(line)
+            if len(chunk) >= 512:
+                out.write(b"\n".join(chunk) + b"\n")
+                chunk.clear()
+        if chunk:
+            out.write(b"\n".join(chunk) + b"\n")
+        out.flush()
+    finally:
+        if path:
+            source.close()
+    return 1 if failed else 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    settings = load_settings()
+    if args.command == "config":
+        print(json.dumps(masked(settings), indent=2, sort_keys=True))
+        return 0
+    if args.command == "schema":
+        from monitor.events.schema import write_schemas
+
+        for path in write_schemas(args.out):
+            print(path)
+        return 0
+    if args.command == "score":
+        if args.file and not args.file.is_file():
+            raise _UsageError(f"ragmon score: no such file: {args.file}")
+        return _score(args.file, settings, sys.stdout.buffer)
+    if args.command == "replay":
+        if not args.file.is_file():
+            raise _UsageError(f"ragmon replay: no such file: {args.file}")
+        from monitor.stream.replay import replay
+
+        sent = replay(settings, args.file, rate=args.rate)
+        print(f"produced {sent} events to {settings.events_topic}", file=sys.stderr)
+        return 0
+    if args.command == "worker":
+        from monitor.stream.app import run_worker
+
+        run_worker(settings)
+        return 0
+    if args.command == "demo":
+        from monitor.demo.runner import run_demo
+
+        return run_demo(
+            settings,
+            duration_s=args.duration,
+            rate=args.rate,
+            seed=args.seed,
+            refresh_s=args.refresh,
+        )
+    raise _UsageError(f"ragmon: unknown command {args.command}")  # pragma: no cover
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+        return _run(args)
+    except _UsageError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_USAGE
+    except MonitorError as exc:
+        print(f"ragmon: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return 1
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,91 @@
+"""One settings object, parsed once (in the CLI) from ``MONITOR_*`` environment variables.
+
+>>> s = Settings(bootstrap_servers="127.0.0.1:9092", kafka_sasl_password="hunter2")
+>>> masked(s)["kafka_sasl_password"], masked(s)["events_topic"]
+('**********', 'rag.events.v1')
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, SecretStr, ValidationError
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from monitor.errors import ConfigError
+
+__all__ = ["MASK", "Settings", "load_settings", "masked"]
+
+MASK = "**********"
+_URL_USERINFO = re.compile(r"(?<=://)[^/@\s]+@")
+
+
+class Settings(BaseSettings):
+    """Everything a worker needs. Every field can be set as ``MONITOR_<FIELD>``."""
+
+    model_config = SettingsConfigDict(env_prefix="MONITOR_", extra="ignore", frozen=True)
+
+    # Kafka
+    bootstrap_servers: str = "127.0.0.1:9092"
+    consumer_group: str = "ragmon"
+    kafka_security_protocol: Literal["PLAINTEXT", "SASL_PLAINTEXT", "SASL_SSL", "SSL"] = "PLAINTEXT"
+    kafka_sasl_mechanism: Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"] = "PLAIN"
+    kafka_sasl_username: str | None = None
+    kafka_sasl_password: SecretStr | None = None
+    session_timeout_s: float = Field(default=10.0, gt=0)
+    heartbeat_interval_s: float = Field(default=2.0, gt=0)
+
+    # Topics (DESIGN section 3)
+    events_topic: str = "rag.events.v1"
+    scores_topic: str = "rag.scores.v1"
+    dlq_topic: str = "rag.events.dlq.v1"
+    alerts_topic: str = "rag.alerts.v1"
+    ab_results_topic: str = "rag.ab-results.v1"
+    topic_partitions: int = Field(default=4, ge=1)
+    topic_replication: int = Field(default=1, ge=1)
+
+    # Scoring loop
+    max_event_bytes: int = Field(default=1_048_576, ge=1024)
+    batch_max_events: int = Field(default=1000, ge=1)
+    batch_timeout_ms: int = Field(default=200, ge=1)
+    max_message_bytes: int = Field(default=16_777_216, ge=1_048_576)
+
+    # The worker's own HTTP endpoint (liveness), loopback unless configured otherwise
+    web_host: str = "127.0.0.1"
+    web_port: int = Field(default=6066, ge=0, le=65535)
+    data_dir: Path = Path(".ragmon")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+    def topics(self) -> list[str]:
+        return [
+            self.events_topic,
+            self.scores_topic,
+            self.dlq_topic,
+            self.alerts_topic,
+            self.ab_results_topic,
+        ]
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Read the environment (and ``overrides``); raise ``ConfigError`` in one line."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False, include_input=False)[0]
+        name = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(f"MONITOR_{name.upper()}: {first['msg']}") from None
+
+
+def masked(settings: Settings) -> dict[str, Any]:
+    """The settings as JSON-ready data with every secret (and URL credential) masked."""
+    data = settings.model_dump(mode="json")
+    for name, value in data.items():
+        if value is None:
+            continue
+        if isinstance(getattr(settings, name), SecretStr):
+            data[name] = MASK
+        elif isinstance(value, str):
+            data[name] = _URL_USERINFO.sub(MASK + "@", value)
+    return data

@@ -1,0 +1,229 @@
+"""``ragmon demo``: embedded broker, a worker process, seeded traffic and a live table.
+
+Everything it starts it stops: the worker and the broker run in their own sessions (so a
+terminal's Ctrl-C reaches only the demo, which then stops them in order) and are told by
+the kernel to exit if the demo itself dies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import orjson
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
+
+from monitor.config import Settings
+from monitor.demo.dashboard import Dashboard
+from monitor.demo.traffic import TrafficGenerator
+from monitor.stream.broker import EmbeddedBroker, die_with_parent, free_port
+from monitor.stream.kafka import client_options, ensure_topics
+
+__all__ = ["run_demo", "settings_env", "start_worker", "stop_process"]
+
+
+def settings_env(settings: Settings) -> dict[str, str]:
+    """``MONITOR_*`` variables that reproduce ``settings`` in a child process."""
+    env = {}
+    for name in type(settings).model_fields:
+        value = getattr(settings, name)
+        if value is None:
+            continue
+        if hasattr(value, "get_secret_value"):
+            value = value.get_secret_value()
+        env[f"MONITOR_{name.upper()}"] = str(value)
+    return env
+
+
+def start_worker(settings: Settings, log_path: Path) -> subprocess.Popen[bytes]:
+    """``ragmon worker`` as a child process configured by ``settings``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MONITOR_")}
+    env |= settings_env(settings)
+    with log_path.open("ab") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "monitor", "worker"],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+            preexec_fn=die_with_parent,  # noqa: PLW1509
+        )
+
+
+def stop_process(proc: subprocess.Popen[bytes], timeout_s: float = 20.0) -> int:
+    """SIGTERM, then SIGKILL after ``timeout_s``; returns the exit code."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    return int(proc.returncode)
+
+
+async def _generate(
+    settings: Settings, gen: TrafficGenerator, rate: float, sent: list[int]
+) -> None:
+    producer = AIOKafkaProducer(
+        **client_options(settings),
+        enable_idempotence=False,
+        linger_ms=10,
+        max_request_size=settings.max_message_bytes,
+    )
+    await producer.start()
+    started = time.monotonic()
+    try:
+        while True:
+            due = int((time.monotonic() - started) * rate) - sent[0]
+            for key, value in gen.messages(max(due, 0)):
+                await producer.send(settings.events_topic, value, key=key)
+                sent[0] += 1
+            await asyncio.sleep(0.05)
+    finally:
+        await producer.stop()
+
+
+async def _watch(settings: Settings, board: Dashboard) -> None:
+    consumer = AIOKafkaConsumer(
+        **client_options(settings),
+        group_id=None,
+        enable_auto_commit=False,
+        max_partition_fetch_bytes=settings.max_message_bytes,
+    )
+    await consumer.start()
+    try:
+        partitions = [
+            TopicPartition(topic, p)
+            for topic in (settings.scores_topic, settings.dlq_topic)
+            for p in sorted(consumer.partitions_for_topic(topic) or ())
+        ]
+        consumer.assign(partitions)
+        await consumer.seek_to_beginning(*partitions)
+        while True:
+            batch = await consumer.getmany(timeout_ms=500, max_records=5000)
+            for tp, records in batch.items():
+                for record in records:
+                    value = orjson.loads(record.value or b"{}")
+                    if tp.topic == settings.scores_topic:
+                        board.add_scored(value)
+                    else:
+                        board.add_dead_letter(value)
+    finally:
+        await consumer.stop()
+
+
+async def _live(
+    settings: Settings,
+    worker: subprocess.Popen[bytes],
+    *,
+    duration_s: float | None,
+    rate: float,
+    seed: int,
+    refresh_s: float,
+    header: str,
+) -> int:
+    gen = TrafficGenerator(seed, start_ms=int(time.time() * 1000), events_per_s=rate)
+    board = Dashboard()
+    sent = [0]
+    tasks = [
+        asyncio.create_task(_generate(settings, gen, rate, sent)),
+        asyncio.create_task(_watch(settings, board)),
+    ]
+    started = time.monotonic()
+    last_scored, last_t = 0, started
+    clear = "\x1b[2J\x1b[H" if sys.stdout.isatty() else ""
+    code = 0
+    try:
+        while duration_s is None or time.monotonic() - started < duration_s:
+            await asyncio.sleep(
+                min(refresh_s, max(0.1, (duration_s or 1e9) - (time.monotonic() - started)))
+            )
+            for task in tasks:
+                if task.done() and task.exception() is not None:
+                    raise task.exception()  # type: ignore[misc]
+            now = time.monotonic()
+            rate_now = (board.scored - last_scored) / max(now - last_t, 1e-9)
+            last_scored, last_t = board.scored, now
+            status = "running" if worker.poll() is None else f"EXITED ({worker.returncode})"
+            print(
+                clear
+                + header
+                + f"   worker {status}\n\n"
+                + board.render(elapsed_s=now - started, produced=sent[0], events_per_s=rate_now),
+                flush=True,
+            )
+            if worker.poll() is not None:
+                code = 1
+                break
+            if not clear:
+                print()
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+    return code
+
+
+def run_demo(
+    settings: Settings,
+    *,
+    duration_s: float | None = None,
+    rate: float = 300.0,
+    seed: int = 7,
+    refresh_s: float = 3.0,
+) -> int:
+    workdir = Path(tempfile.mkdtemp(prefix="ragmon-demo-"))
+    print(f"starting the embedded broker and a worker (logs in {workdir}) ...", flush=True)
+    broker = EmbeddedBroker(log_path=workdir / "broker.log").start()
+    demo = settings.model_copy(
+        update={
+            "bootstrap_servers": broker.bootstrap_servers,
+            "web_host": "127.0.0.1",
+            "web_port": free_port(),
+            "data_dir": workdir / "worker",
+            "consumer_group": "ragmon-demo",
+            "session_timeout_s": 6.0,
+            "heartbeat_interval_s": 1.0,
+        }
+    )
+    worker: subprocess.Popen[bytes] | None = None
+    code = 0
+    try:
+        asyncio.run(ensure_topics(demo))
+        worker = start_worker(demo, workdir / "worker.log")
+        header = (
+            f"ragmon demo   broker {broker.bootstrap_servers}   "
+            f"health http://127.0.0.1:{demo.web_port}/healthz   Ctrl-C stops"
+        )
+        code = asyncio.run(
+            _live(
+                demo,
+                worker,
+                duration_s=duration_s,
+                rate=rate,
+                seed=seed,
+                refresh_s=refresh_s,
+                header=header,
+            )
+        )
+    except KeyboardInterrupt:
+        print("\nstopping ...", flush=True)
+    finally:
+        if worker is not None:
+            stop_process(worker)
+        broker.stop()
+    if code:
+        print(f"the worker stopped unexpectedly; see {workdir / 'worker.log'}", file=sys.stderr)
+    else:
+        print(f"demo finished; logs in {workdir}")
+    return code

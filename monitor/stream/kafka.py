@@ -1,0 +1,53 @@
+"""aiokafka client options from the settings, and topic creation."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from aiokafka.admin import AIOKafkaAdminClient, NewTopic
+from aiokafka.errors import TopicAlreadyExistsError
+
+from monitor.config import Settings
+
+__all__ = ["client_options", "ensure_topics"]
+
+
+def client_options(settings: Settings) -> dict[str, Any]:
+    """Connection options shared by every aiokafka client of the worker."""
+    options: dict[str, Any] = {
+        "bootstrap_servers": settings.bootstrap_servers,
+        "security_protocol": settings.kafka_security_protocol,
+    }
+    if settings.kafka_security_protocol.startswith("SASL"):
+        password = settings.kafka_sasl_password
+        options |= {
+            "sasl_mechanism": settings.kafka_sasl_mechanism,
+            "sasl_plain_username": settings.kafka_sasl_username,
+            "sasl_plain_password": password.get_secret_value() if password else None,
+        }
+    if settings.kafka_security_protocol in ("SSL", "SASL_SSL"):
+        from aiokafka.helpers import create_ssl_context
+
+        options["ssl_context"] = create_ssl_context()
+    return options
+
+
+async def ensure_topics(settings: Settings, names: list[str] | None = None) -> None:
+    """Create the topics (``settings.topics()`` by default) unless they exist.
+
+    The embedded broker auto-creates topics with 4 partitions and cannot add partitions
+    later, so every topic is created up front with ``settings.topic_partitions``.
+    """
+    admin = AIOKafkaAdminClient(**client_options(settings))
+    await admin.start()
+    try:
+        existing = set(await admin.list_topics())
+        wanted = [n for n in (names or settings.topics()) if n not in existing]
+        for name in wanted:
+            with contextlib.suppress(TopicAlreadyExistsError):
+                await admin.create_topics(
+                    [NewTopic(name, settings.topic_partitions, settings.topic_replication)]
+                )
+    finally:
+        await admin.close()
