@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import subprocess
 import sys
 import tempfile
@@ -22,51 +21,11 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 from monitor.config import Settings
 from monitor.demo.dashboard import Dashboard
 from monitor.demo.traffic import TrafficGenerator
-from monitor.stream.broker import EmbeddedBroker, die_with_parent, free_port
+from monitor.stream.broker import EmbeddedBroker, free_port
 from monitor.stream.kafka import client_options, ensure_topics
+from monitor.stream.worker_process import start_worker, stop_process
 
-__all__ = ["run_demo", "settings_env", "start_worker", "stop_process"]
-
-
-def settings_env(settings: Settings) -> dict[str, str]:
-    """``MONITOR_*`` variables that reproduce ``settings`` in a child process."""
-    env = {}
-    for name in type(settings).model_fields:
-        value = getattr(settings, name)
-        if value is None:
-            continue
-        if hasattr(value, "get_secret_value"):
-            value = value.get_secret_value()
-        env[f"MONITOR_{name.upper()}"] = str(value)
-    return env
-
-
-def start_worker(settings: Settings, log_path: Path) -> subprocess.Popen[bytes]:
-    """``ragmon worker`` as a child process configured by ``settings``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MONITOR_")}
-    env |= settings_env(settings)
-    with log_path.open("ab") as log:
-        return subprocess.Popen(
-            [sys.executable, "-m", "monitor", "worker"],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=log,
-            start_new_session=True,
-            preexec_fn=die_with_parent,  # noqa: PLW1509
-        )
-
-
-def stop_process(proc: subprocess.Popen[bytes], timeout_s: float = 20.0) -> int:
-    """SIGTERM, then SIGKILL after ``timeout_s``; returns the exit code."""
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-    return int(proc.returncode)
+__all__ = ["run_demo"]
 
 
 async def _generate(

@@ -17,7 +17,7 @@ from types import TracebackType
 
 from monitor.errors import BrokerError
 
-__all__ = ["EmbeddedBroker", "free_port", "die_with_parent"]
+__all__ = ["EmbeddedBroker", "die_with_parent", "free_port"]
 
 
 def free_port() -> int:
@@ -75,7 +75,7 @@ class EmbeddedBroker:
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=log,
-                preexec_fn=die_with_parent,  # noqa: PLW1509
+                preexec_fn=die_with_parent,
             )
         finally:
             if log is not subprocess.DEVNULL:

@@ -1,0 +1,255 @@
+"""``make bench``: the speed table of the walking skeleton.
+
+1. composite + CRAG scoring time per event (p50, p99 in microseconds) on generator
+   events of about 2-3 KB, and full ``score_event`` for comparison;
+2. ``ragmon score`` events/s over 100,000 lines, with the process's peak RSS;
+3. end-to-end worker events/s through the embedded broker (events preloaded, clock from
+   the first to the last score produced);
+4. in the same run, raw aiokafka ``getmany`` + orjson decode events/s: the ceiling.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import orjson
+from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
+
+from monitor.config import Settings
+from monitor.demo.traffic import TrafficGenerator
+from monitor.pipeline import decode_event, score_event
+from monitor.scoring.composite import score_quality
+from monitor.scoring.crag import classify
+from monitor.stream.broker import EmbeddedBroker, free_port
+from monitor.stream.kafka import client_options, ensure_topics
+from monitor.stream.worker_process import start_worker, stop_process
+
+Row = tuple[str, str, str]
+
+
+def _percentiles(samples_ns: list[int]) -> tuple[float, float]:
+    samples_ns.sort()
+    n = len(samples_ns)
+    return samples_ns[n // 2] / 1000, samples_ns[min(n - 1, int(n * 0.99))] / 1000
+
+
+def bench_scoring(n_events: int) -> list[Row]:
+    gen = TrafficGenerator(seed=3, malformed_rate=0.0)
+    payloads = [orjson.dumps(gen.event()) for _ in range(n_events)]
+    events = [decode_event(p) for p in payloads]
+    size = sum(map(len, payloads)) / len(payloads)
+    composite: list[int] = []
+    full: list[int] = []
+    clock = time.perf_counter_ns
+    gc.disable()
+    try:
+        for _ in range(3):
+            for e in events:
+                ctx = e.effective_context()
+                t0 = clock()
+                q = score_quality(e.query.text, e.chunks, ctx.text, ctx.token_count or 0)
+                classify(q.overall, e.query.text)
+                t1 = clock()
+                score_event(e)
+                t2 = clock()
+                composite.append(t1 - t0)
+                full.append(t2 - t1)
+    finally:
+        gc.enable()
+    c50, c99 = _percentiles(composite)
+    f50, f99 = _percentiles(full)
+    return [
+        (
+            f"composite + CRAG per event ({size:.0f} B events)",
+            f"p50 {c50:.1f} us, p99 {c99:.1f} us",
+            "p99 < 50 us",
+        ),
+        (
+            "score_event per event (all sections of this issue)",
+            f"p50 {f50:.1f} us, p99 {f99:.1f} us",
+            "",
+        ),
+    ]
+
+
+def _score_file(path: Path) -> tuple[float, float]:
+    """Run ``ragmon score FILE``; seconds taken and the process's own peak RSS in MB."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "monitor", "score", str(path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    assert proc.returncode in (0, 1), proc.returncode
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def bench_score_cli(n_lines: int, workdir: Path) -> list[Row]:
+    rows: list[Row] = []
+    for n in (n_lines // 10, n_lines):
+        gen = TrafficGenerator(seed=4, malformed_rate=0.0)
+        path = workdir / f"events-{n}.jsonl"
+        with path.open("wb") as f:
+            for _, value in gen.messages(n):
+                f.write(value + b"\n")
+        elapsed, rss_mb = _score_file(path)
+        rows.append(
+            (
+                f"ragmon score, {n:,} lines ({path.stat().st_size / 1e6:.0f} MB)",
+                f"{n / elapsed:,.0f} events/s, peak RSS {rss_mb:.0f} MB",
+                "RSS flat in lines",
+            )
+        )
+        path.unlink()
+    return rows
+
+
+async def _preload(settings: Settings, n: int) -> None:
+    gen = TrafficGenerator(seed=6, malformed_rate=0.0)
+    producer = AIOKafkaProducer(**client_options(settings), enable_idempotence=False, linger_ms=20)
+    await producer.start()
+    try:
+        futures = []
+        for _ in range(n):
+            e = gen.event()
+            futures.append(
+                await producer.send(
+                    settings.events_topic, orjson.dumps(e), key=str(e["event_id"]).encode()
+                )
+            )
+        await asyncio.gather(*futures)
+    finally:
+        await producer.stop()
+
+
+async def _count_topic(
+    settings: Settings, topic: str, n: int, *, decode: bool, timeout_s: float
+) -> tuple[float, int]:
+    """Read ``topic`` from the start until ``n`` records; seconds from first to last."""
+    consumer = AIOKafkaConsumer(
+        **client_options(settings),
+        group_id=None,
+        enable_auto_commit=False,
+        fetch_max_bytes=52_428_800,
+    )
+    await consumer.start()
+    try:
+        parts = [
+            TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or ())
+        ]
+        consumer.assign(parts)
+        await consumer.seek_to_beginning(*parts)
+        seen, first, last = 0, 0.0, 0.0
+        deadline = time.monotonic() + timeout_s
+        while seen < n and time.monotonic() < deadline:
+            batch = await consumer.getmany(timeout_ms=200, max_records=5000)
+            for records in batch.values():
+                if decode:
+                    for r in records:
+                        orjson.loads(r.value)  # type: ignore[arg-type]
+                if records and not first:
+                    first = time.perf_counter()
+                seen += len(records)
+            if batch:
+                last = time.perf_counter()
+        return last - first, seen
+    finally:
+        await consumer.stop()
+
+
+async def _raw_ceiling(settings: Settings, n: int) -> float:
+    """aiokafka getmany + orjson decode over the preloaded events, wall clock."""
+    consumer = AIOKafkaConsumer(
+        settings.events_topic,
+        **client_options(settings),
+        group_id=f"raw-{uuid.uuid4().hex[:6]}",
+        enable_auto_commit=False,
+        auto_offset_reset="earliest",
+        session_timeout_ms=6000,
+        heartbeat_interval_ms=1000,
+        fetch_max_bytes=52_428_800,
+    )
+    await consumer.start()
+    try:
+        seen = 0
+        t0 = 0.0
+        while seen < n:
+            batch = await consumer.getmany(timeout_ms=1000, max_records=5000)
+            for records in batch.values():
+                if not t0:
+                    t0 = time.perf_counter()
+                for r in records:
+                    orjson.loads(r.value)  # type: ignore[arg-type]
+                seen += len(records)
+        return seen / (time.perf_counter() - t0)
+    finally:
+        await consumer.stop()
+
+
+def bench_worker(n_events: int, workdir: Path) -> list[Row]:
+    with EmbeddedBroker(log_path=workdir / "broker.log") as broker:
+        settings = Settings(
+            bootstrap_servers=broker.bootstrap_servers,
+            web_port=free_port(),
+            data_dir=workdir / "worker",
+            consumer_group="bench",
+            session_timeout_s=6.0,
+            heartbeat_interval_s=1.0,
+        )
+        asyncio.run(ensure_topics(settings))
+        asyncio.run(_preload(settings, n_events))
+        ceiling = asyncio.run(_raw_ceiling(settings, n_events))
+        worker = start_worker(settings, workdir / "worker.log")
+        try:
+            seconds, seen = asyncio.run(
+                _count_topic(settings, settings.scores_topic, n_events, decode=False, timeout_s=300)
+            )
+        finally:
+            stop_process(worker)
+    if seen < n_events:
+        return [("worker end to end", f"only {seen} of {n_events} scored", ">= 5,000 events/s")]
+    return [
+        (
+            f"worker end to end through the broker ({n_events:,} events)",
+            f"{n_events / seconds:,.0f} events/s",
+            ">= 5,000 events/s",
+        ),
+        ("raw aiokafka getmany + orjson decode (ceiling)", f"{ceiling:,.0f} events/s", ""),
+    ]
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(prog="make bench")
+    p.add_argument("--events", type=int, default=5000, help="events for the scoring timer")
+    p.add_argument("--lines", type=int, default=100_000, help="lines for ragmon score")
+    p.add_argument("--stream", type=int, default=50_000, help="events through the broker")
+    args = p.parse_args()
+    rows: list[Row] = []
+    with tempfile.TemporaryDirectory(prefix="ragmon-bench-") as tmp:
+        work = Path(tmp)
+        rows += bench_scoring(args.events)
+        rows += bench_score_cli(args.lines, work)
+        rows += bench_worker(args.stream, work)
+    width = max(len(r[0]) for r in rows)
+    vwidth = max(len(r[1]) for r in rows)
+    print(f"\nmachine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    print(f"{'measure':<{width}}  {'result':<{vwidth}}  target")
+    print(f"{'-' * width}  {'-' * vwidth}  {'-' * 18}")
+    for name, value, target in rows:
+        print(f"{name:<{width}}  {value:<{vwidth}}  {target}")
+
+
+if __name__ == "__main__":
+    main()
