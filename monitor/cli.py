@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, NoReturn
 
@@ -30,7 +30,7 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(f"{self.prog}: {message}")
 
 
-def _positive(kind: type[int] | type[float]) -> object:
+def _positive(kind: type[int] | type[float]) -> Callable[[str], float]:
     def parse(text: str) -> float:
         try:
             value = kind(text)

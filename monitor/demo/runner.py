@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import signal
 import subprocess
 import sys
 import tempfile
@@ -96,15 +97,22 @@ async def _live(
         asyncio.create_task(_generate(settings, gen, rate, sent)),
         asyncio.create_task(_watch(settings, board)),
     ]
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
     started = time.monotonic()
     last_scored, last_t = 0, started
     clear = "\x1b[2J\x1b[H" if sys.stdout.isatty() else ""
     code = 0
     try:
         while duration_s is None or time.monotonic() - started < duration_s:
-            await asyncio.sleep(
-                min(refresh_s, max(0.1, (duration_s or 1e9) - (time.monotonic() - started)))
-            )
+            remaining_s = (duration_s or float("inf")) - (time.monotonic() - started)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), timeout=max(0.1, min(refresh_s, remaining_s)))
+            if stop.is_set():
+                print("\nstopping ...", flush=True)
+                break
             for task in tasks:
                 if task.done() and task.exception() is not None:
                     raise task.exception()  # type: ignore[misc]
@@ -112,19 +120,16 @@ async def _live(
             rate_now = (board.scored - last_scored) / max(now - last_t, 1e-9)
             last_scored, last_t = board.scored, now
             status = "running" if worker.poll() is None else f"EXITED ({worker.returncode})"
-            print(
-                clear
-                + header
-                + f"   worker {status}\n\n"
-                + board.render(elapsed_s=now - started, produced=sent[0], events_per_s=rate_now),
-                flush=True,
-            )
+            table = board.render(elapsed_s=now - started, produced=sent[0], events_per_s=rate_now)
+            print(f"{clear}{header}   worker {status}\n\n{table}", flush=True)
             if worker.poll() is not None:
                 code = 1
                 break
             if not clear:
                 print()
     finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -141,6 +146,10 @@ def run_demo(
     seed: int = 7,
     refresh_s: float = 3.0,
 ) -> int:
+    # A demo started in the background of a script inherits SIGINT as ignored: restore it,
+    # and let SIGTERM stop the demo as Ctrl-C does.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     workdir = Path(tempfile.mkdtemp(prefix="ragmon-demo-"))
     print(f"starting the embedded broker and a worker (logs in {workdir}) ...", flush=True)
     broker = EmbeddedBroker(log_path=workdir / "broker.log").start()

@@ -60,7 +60,7 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
             state["running"] = False
             await loop.stop()
 
-    @app.page("/healthz")  # type: ignore[untyped-decorator]
+    @app.page("/healthz")
     async def healthz(web: Any, request: Any) -> Any:
         body = {"status": "ok" if state["running"] else "starting_or_failed", **stats.as_dict()}
         return web.json(body, status=200 if state["running"] else 503)

@@ -237,9 +237,7 @@ def test_diversity_empty_section_title_is_kept() -> None:
 
 def test_diversity_null_section_title_falls_back() -> None:
     # title null -> doc id "a": sections {a, S} 2/2 -> 0.4; docs {a} 1/2 -> 0.3; total 0.7
-    assert diversity_score([chunk(doc="a", title=None), chunk(doc="a", title="S")]) == (
-        approx(0.7)
-    )
+    assert diversity_score([chunk(doc="a", title=None), chunk(doc="a", title="S")]) == (approx(0.7))
 
 
 def test_diversity_none_document_ids() -> None:
@@ -252,13 +250,9 @@ def test_diversity_none_document_ids() -> None:
 
 def test_diversity_js_set_keeps_true_and_one_apart() -> None:
     # JS Set: true !== 1, so sections {true, 1} 2/2 -> 0.4; docs {a} 1/2 -> 0.3; total 0.7
-    assert diversity_score([chunk(doc="a", title=True), chunk(doc="a", title=1)]) == (
-        approx(0.7)
-    )
+    assert diversity_score([chunk(doc="a", title=True), chunk(doc="a", title=1)]) == (approx(0.7))
     # 1 and 1.0 are the same JS number: sections 1/2 -> 0.2; total 0.5
-    assert diversity_score([chunk(doc="a", title=1), chunk(doc="a", title=1.0)]) == (
-        approx(0.5)
-    )
+    assert diversity_score([chunk(doc="a", title=1), chunk(doc="a", title=1.0)]) == (approx(0.5))
 
 
 @pytest.mark.xfail(

@@ -16,7 +16,9 @@ Record = ConsumerRecord[bytes, bytes]
 
 async def produce(settings: Settings, messages: Sequence[tuple[bytes | None, bytes]]) -> None:
     producer = AIOKafkaProducer(
-        **client_options(settings), enable_idempotence=False, linger_ms=5,
+        **client_options(settings),
+        enable_idempotence=False,
+        linger_ms=5,
         max_request_size=settings.max_message_bytes,
     )
     await producer.start()
@@ -28,19 +30,25 @@ async def produce(settings: Settings, messages: Sequence[tuple[bytes | None, byt
 
 
 async def read_until(
-    settings: Settings, topics: Sequence[str], done: Callable[[dict[str, list[Record]]], bool],
+    settings: Settings,
+    topics: Sequence[str],
+    done: Callable[[dict[str, list[Record]]], bool],
     timeout_s: float = 90.0,
 ) -> dict[str, list[Record]]:
     """Read ``topics`` from the beginning until ``done(records_by_topic)`` or the timeout."""
     consumer = AIOKafkaConsumer(
-        **client_options(settings), group_id=None, enable_auto_commit=False,
+        **client_options(settings),
+        group_id=None,
+        enable_auto_commit=False,
         max_partition_fetch_bytes=settings.max_message_bytes,
     )
     await consumer.start()
     got: dict[str, list[Record]] = {t: [] for t in topics}
     try:
         parts = [
-            TopicPartition(t, p) for t in topics for p in sorted(consumer.partitions_for_topic(t) or ())
+            TopicPartition(t, p)
+            for t in topics
+            for p in sorted(consumer.partitions_for_topic(t) or ())
         ]
         consumer.assign(parts)
         await consumer.seek_to_beginning(*parts)

@@ -49,7 +49,9 @@ def _without_timing(scored: dict[str, object]) -> dict[str, object]:
     return {k: v for k, v in scored.items() if k != "scoring_us"}
 
 
-def test_scores_990_and_dead_letters_10_with_reasons(stream_settings: Settings, tmp_path: Path) -> None:
+def test_scores_990_and_dead_letters_10_with_reasons(
+    stream_settings: Settings, tmp_path: Path
+) -> None:
     gen = TrafficGenerator(seed=11)
     good = [orjson.dumps(gen.event()) for _ in range(990)]
     bad = {kind: payload for kind, payload in (gen.malformed_with_kind() for _ in range(9))}
@@ -64,10 +66,13 @@ def test_scores_990_and_dead_letters_10_with_reasons(stream_settings: Settings, 
     try:
         asyncio.run(produce(stream_settings, messages))
         s = stream_settings
-        got = asyncio.run(read_until(
-            s, [s.scores_topic, s.dlq_topic],
-            lambda g: len(g[s.scores_topic]) >= 990 and len(g[s.dlq_topic]) >= 10,
-        ))
+        got = asyncio.run(
+            read_until(
+                s,
+                [s.scores_topic, s.dlq_topic],
+                lambda g: len(g[s.scores_topic]) >= 990 and len(g[s.dlq_topic]) >= 10,
+            )
+        )
         scores, letters = got[s.scores_topic], got[s.dlq_topic]
         assert len(scores) == 990, (tmp_path / "worker.log").read_text()[-3000:]
         assert len(letters) == 10

@@ -1,0 +1,67 @@
+"""``ragmon demo`` end to end: scored traffic and dead letters on screen, and Ctrl-C
+(SIGINT) stops the demo and every process it started."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.broker, pytest.mark.timeout(150)]
+
+_TOTALS = re.compile(r"scored\s+(\d+)\s+dead letters\s+(\d+)")
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_demo_shows_scores_and_stops_everything_on_sigint(tmp_path: Path) -> None:
+    out = tmp_path / "demo.out"
+    with out.open("wb") as sink:
+        demo = subprocess.Popen(
+            [sys.executable, "-m", "monitor", "demo", "--refresh", "2", "--rate", "200"],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env={k: v for k, v in os.environ.items() if not k.startswith("MONITOR_")},
+        )
+    try:
+        deadline = time.monotonic() + 90
+        scored = dead = 0
+        while time.monotonic() < deadline and not (scored > 0 and dead > 0):
+            time.sleep(1)
+            totals = _TOTALS.findall(out.read_text())
+            if totals:
+                scored, dead = map(int, totals[-1])
+            assert demo.poll() is None, out.read_text()
+        assert scored > 0 and dead > 0, out.read_text()
+        text = out.read_text()
+        assert "control" in text and "treatment" in text and "mean quality" in text
+        children = _children(demo.pid)
+        assert len(children) == 2  # the broker and the worker
+        demo.send_signal(signal.SIGINT)
+        assert demo.wait(timeout=45) == 0, out.read_text()
+        for pid in children:
+            assert not _alive(pid), f"process {pid} outlived the demo"
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+            demo.wait()

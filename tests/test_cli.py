@@ -1,0 +1,224 @@
+"""``ragmon`` commands (``monitor.cli``), run in-process unless stdin is needed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from monitor.cli import main
+from monitor.events.schema import render, schema_documents
+
+SECRET = "hunter2-Very-Secret-value"
+
+
+def event(event_id: str) -> bytes:
+    return json.dumps(
+        {
+            "schema_version": "1",
+            "event_id": event_id,
+            "timestamp_ms": 1_795_353_600_000,
+            "query": {"text": "What is the vacation policy?"},
+            "chunks": [{"document_id": "hr", "content": "Employees get 15 days.", "score": 0.8}],
+        }
+    ).encode()
+
+
+@pytest.fixture(autouse=True)
+def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in list(os.environ):
+        if name.upper().startswith("MONITOR_"):
+            monkeypatch.delenv(name)
+
+
+def _one_line_error(err: str) -> str:
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+# --------------------------------------------------------------------- score
+
+
+def test_score_file_with_good_and_bad_lines(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    path = tmp_path / "events.jsonl"
+    path.write_bytes(b"\n".join([event("a"), b"{broken", event("b"), b"[]", event("c")]) + b"\n")
+    assert main(["score", str(path)]) == 1
+    out, err = capsysbinary.readouterr()
+    lines = out.decode().splitlines()
+    assert len(lines) == 5
+    docs = [json.loads(line) for line in lines]
+    assert [d.get("event_id") for d in docs] == ["a", None, "b", None, "c"]
+    assert docs[1]["line"] == 2 and docs[1]["error"].startswith("decode/invalid_json")
+    assert docs[3]["line"] == 4 and docs[3]["error"].startswith("validate/not_an_object")
+    for d in (docs[0], docs[2], docs[4]):
+        assert set(d["quality"]) >= {"overall", "retrieval_confidence", "warning"}
+        assert d["crag"]["classification"] in {"correct", "ambiguous", "incorrect"}
+    assert b"Traceback" not in err
+
+
+def test_score_all_good_exits_zero(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    path = tmp_path / "events.jsonl"
+    path.write_bytes(b"\n".join(event(f"e{i}") for i in range(3)) + b"\n")
+    assert main(["score", str(path)]) == 0
+    out, _ = capsysbinary.readouterr()
+    assert [json.loads(x)["event_id"] for x in out.decode().splitlines()] == ["e0", "e1", "e2"]
+
+
+def _clean_subprocess_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.upper().startswith("MONITOR_")}
+
+
+def test_score_from_stdin() -> None:
+    data = event("s1") + b"\nnope\n" + event("s2") + b"\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "monitor", "score"],
+        input=data,
+        capture_output=True,
+        timeout=60,
+        env=_clean_subprocess_env(),
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stdout.decode().splitlines()
+    assert len(lines) == 3
+    assert json.loads(lines[0])["event_id"] == "s1"
+    error = json.loads(lines[1])
+    assert set(error) == {"line", "error"}
+    assert error["line"] == 2
+    assert error["error"].startswith("decode/invalid_json")
+    assert json.loads(lines[2])["event_id"] == "s2"
+    assert b"Traceback" not in proc.stderr
+
+
+def test_score_from_stdin_all_good() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "monitor", "score"],
+        input=event("only") + b"\n",
+        capture_output=True,
+        timeout=60,
+        env=_clean_subprocess_env(),
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["event_id"] == "only"
+
+
+# --------------------------------------------------------------------- usage errors
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["score", "--bogus"],
+        ["frobnicate"],
+        [],
+        ["demo", "--duration", "-5"],
+        ["demo", "--duration", "0"],
+        ["demo", "--duration", "soon"],
+        ["demo", "--rate", "-1"],
+        ["replay"],
+        ["replay", "/nonexistent/events.jsonl"],
+        ["score", "/nonexistent/events.jsonl"],
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    line = _one_line_error(err)
+    assert line.startswith("ragmon")
+    assert out == ""
+
+
+def test_missing_file_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "missing.jsonl"
+    assert main(["score", str(missing)]) == 2
+    assert str(missing) in _one_line_error(capsys.readouterr().err)
+
+
+def test_directory_is_not_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", str(tmp_path)]) == 2
+    _one_line_error(capsys.readouterr().err)
+
+
+def test_bad_environment_value_exits_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MONITOR_WEB_PORT", "abc")
+    assert main(["config"]) == 2
+    out, err = capsys.readouterr()
+    line = _one_line_error(err)
+    assert "MONITOR_WEB_PORT" in line
+    assert out == ""
+
+
+def test_bad_environment_value_exits_2_for_score_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "events.jsonl"
+    path.write_bytes(event("a") + b"\n")
+    monkeypatch.setenv("MONITOR_MAX_EVENT_BYTES", "12")
+    assert main(["score", str(path)]) == 2
+    assert "MONITOR_MAX_EVENT_BYTES" in _one_line_error(capsys.readouterr().err)
+
+
+# --------------------------------------------------------------------- config and schema
+
+
+def _config(capsys: pytest.CaptureFixture[str]) -> tuple[str, dict[str, Any]]:
+    assert main(["config"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return out, json.loads(out)
+
+
+def test_config_masks_the_sasl_password(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MONITOR_KAFKA_SASL_PASSWORD", SECRET)
+    monkeypatch.setenv("MONITOR_KAFKA_SASL_USERNAME", "svc-ragmon")
+    monkeypatch.setenv("MONITOR_EVENTS_TOPIC", "custom.events")
+    out, cfg = _config(capsys)
+    assert SECRET not in out
+    assert cfg["kafka_sasl_password"] == "**********"
+    assert cfg["kafka_sasl_username"] == "svc-ragmon"
+    assert cfg["events_topic"] == "custom.events"
+
+
+def test_config_masks_url_credentials(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MONITOR_BOOTSTRAP_SERVERS", f"sasl://admin:{SECRET}@broker:9092")
+    out, cfg = _config(capsys)
+    assert SECRET not in out
+    assert "admin" not in out
+    assert cfg["bootstrap_servers"] == "sasl://**********@broker:9092"
+
+
+def test_config_without_secret_prints_null(capsys: pytest.CaptureFixture[str]) -> None:
+    _, cfg = _config(capsys)
+    assert cfg["kafka_sasl_password"] is None
+    assert cfg["events_topic"] == "rag.events.v1"
+
+
+def test_schema_command_writes_the_committed_schemas(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["schema", "--out", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    docs = schema_documents()
+    assert sorted(Path(p).name for p in printed) == sorted(docs)
+    for name, schema in docs.items():
+        assert (tmp_path / name).read_text(encoding="utf-8") == render(schema)
