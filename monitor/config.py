@@ -19,7 +19,8 @@ from monitor.errors import ConfigError
 __all__ = ["MASK", "Settings", "load_settings", "masked"]
 
 MASK = "**********"
-_URL_USERINFO = re.compile(r"(?<=://)[^/@\s]+@")
+_URL_USERINFO = re.compile(r"(?<=://)[^/\s]*@")
+_BARE_USERINFO = re.compile(r"(?<![^\s,])[^/\s,:@]+:[^/\s,]*@")
 
 
 class Settings(BaseSettings):
@@ -87,5 +88,5 @@ def masked(settings: Settings) -> dict[str, Any]:
         if isinstance(getattr(settings, name), SecretStr):
             data[name] = MASK
         elif isinstance(value, str):
-            data[name] = _URL_USERINFO.sub(MASK + "@", value)
+            data[name] = _BARE_USERINFO.sub(MASK + "@", _URL_USERINFO.sub(MASK + "@", value))
     return data

@@ -19,6 +19,7 @@ call these, so one definition of every metric serves them all.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterable, Iterator
 
@@ -75,6 +76,20 @@ def decode_event(payload: bytes | None, *, max_bytes: int = DEFAULT_MAX_EVENT_BY
         raise _error_from_validation(exc) from None
 
 
+def _latency_stages(event: RagEvent) -> dict[str, float]:
+    """The event's numeric, finite latency stages (unknown stages included)."""
+    stages = {}
+    for name, value in event.latency_ms:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            try:
+                seconds = float(value)
+            except OverflowError:
+                continue
+            if math.isfinite(seconds):
+                stages[name] = seconds
+    return stages
+
+
 def score_event(
     event: RagEvent, *, clock_ns: Callable[[], int] = time.perf_counter_ns
 ) -> ScoredEvent:
@@ -84,11 +99,7 @@ def score_event(
     quality = score_quality(event.query.text, event.chunks, context.text, context.token_count or 0)
     crag = classify(quality.overall, event.query.text)
     response = event.response
-    latency = {
-        k: float(v)
-        for k, v in event.latency_ms
-        if isinstance(v, int | float) and not isinstance(v, bool)
-    }
+    latency = _latency_stages(event)
     return ScoredEvent.model_construct(
         event_id=event.event_id,
         timestamp_ms=event.timestamp_ms,
@@ -119,9 +130,12 @@ def process(
     except EventError as exc:
         return exc
     try:
-        return score_event(event)
+        scored = score_event(event)
     except Exception as exc:  # a scorer bug must not stop the stream: dead-letter it
         return EventError("score", "scorer_error", None, type(exc).__name__)
+    if not math.isfinite(scored.quality.overall):
+        return EventError("score", "non_finite_score", "chunks", "chunk scores too large to score")
+    return scored
 
 
 def score_lines(

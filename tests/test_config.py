@@ -112,11 +112,6 @@ def test_masked_applies_to_every_string_field() -> None:
     assert data["consumer_group"] == "g"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: the userinfo regex stops at the first '@', so a password containing '@' "
-    "is partly printed (urllib.parse.urlsplit reads the password as 'p@ss:word')",
-)
 def test_masked_hides_password_containing_at_sign() -> None:
     data = masked(Settings(bootstrap_servers="sasl://user:p@ss:word@host:9092"))
     assert "ss:word" not in data["bootstrap_servers"]

@@ -125,7 +125,8 @@ def test_non_finite_chunk_score_is_rejected(bad: bytes) -> None:
     payload = raw(event(chunks=[{"content": "x", "score": 0.5}])).replace(b"0.5", bad)
     err = dead_letter(payload)
     assert (err.stage, err.field) == ("validate", "chunks.0.score")
-    assert err.reason == "invalid_value"
+    # a JSON string is a type error under strict types; a non-finite number a bad value
+    assert err.reason == ("invalid_type" if bad.startswith(b'"') else "invalid_value")
 
 
 def test_error_detail_never_quotes_the_payload() -> None:
@@ -267,3 +268,41 @@ def test_score_lines_oversized_line() -> None:
     ((line, ok),) = score_lines([raw(event(padding="x" * MAX))], max_bytes=MAX)
     assert not ok
     assert orjson.loads(line)["error"].startswith("decode/oversized")
+
+
+# --------------------------------------------------------------------- latency stages
+
+
+def test_latency_stages_are_copied_as_floats() -> None:
+    payload = raw(event(latency_ms={"retrieve": 120, "total": 1080, "rerank": 7, "note": "x"}))
+    scored = process(payload)
+    assert isinstance(scored, ScoredEvent)
+    # declared stages and numeric unknown stages; non-numbers are left out
+    assert scored.latency_ms == {"retrieve": 120.0, "total": 1080.0, "rerank": 7.0}
+
+
+@pytest.mark.parametrize("value", [b"NaN", b"Infinity", b"1e999"])
+def test_non_finite_unknown_latency_stage_keeps_the_scored_event_valid(value: bytes) -> None:
+    payload = raw(event(latency_ms={"total": 5, "rerank": 1}))
+    payload = payload.replace(b'"rerank": 1', b'"rerank": ' + value)
+    scored = process(payload)
+    assert isinstance(scored, ScoredEvent)
+    ScoredEvent.model_validate_json(scored.model_dump_json())
+
+
+def test_huge_unknown_latency_stage_does_not_dead_letter() -> None:
+    payload = raw(event(latency_ms={"total": 5, "rerank": 10**400}))
+    assert isinstance(process(payload), ScoredEvent)
+
+
+def test_strict_types_reject_coercions() -> None:
+    for value in (True, "17", 17.5):
+        err = dead_letter(raw(event(timestamp_ms=value)))
+        assert (err.reason, err.field) == ("invalid_type", "timestamp_ms"), value
+
+
+def test_scores_too_large_to_score_are_dead_lettered_not_published_as_null() -> None:
+    chunks = [{"content": "x", "score": 1e308}, {"content": "y", "score": 1e308}]
+    err = process(raw(event(chunks=chunks)))
+    assert isinstance(err, EventError)
+    assert (err.stage, err.reason) == ("score", "non_finite_score")

@@ -5,7 +5,7 @@
 ...                   "crag": {"classification": "ambiguous"}})
 >>> board.add_dead_letter({"error": {"reason": "invalid_json"}})
 >>> print(board.render(elapsed_s=10.0, produced=2, events_per_s=0.2).splitlines()[-3])
-control             1         0.500       0%      100%        0%
+control             1         0.500        0%      100%        0%
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """``RagEvent`` v1: one query/response of the monitored RAG service (DESIGN section 4).
 
 Required: ``schema_version`` (``"1"``), ``event_id``, ``timestamp_ms`` and ``query.text``.
-Unknown fields are kept and ignored. ``chunks`` are in rank order. When ``context`` is
+Unknown fields are kept and ignored. Types are strict (``true`` is not 1, ``"5"`` is not 5;
+an integer is accepted where a number is expected), so a producer's type error is a dead
+letter, not a silently coerced value. ``chunks`` are in rank order. When ``context`` is
 absent it is the chunks' contents joined with blank lines, and its ``token_count`` is a
 whitespace token count (see :meth:`RagEvent.effective_context`).
 
@@ -31,7 +33,7 @@ __all__ = [
     "Response",
 ]
 
-_KEEP = ConfigDict(extra="allow", frozen=True)
+_KEEP = ConfigDict(extra="allow", frozen=True, strict=True)
 
 
 class Query(BaseModel):

@@ -51,6 +51,7 @@ Edge cases: no chunks, one chunk, an empty context, a zero top score.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 from typing import Any
 
@@ -139,6 +140,8 @@ def _js_set_key(value: Any) -> Hashable:
         return ("bool", value)
     if isinstance(value, dict | list):
         return ("object", id(value))
+    if isinstance(value, float) and math.isnan(value):
+        return ("nan",)  # SameValueZero: NaN equals NaN
     return value  # type: ignore[no-any-return]
 
 
