@@ -27,6 +27,7 @@ import orjson
 from pydantic import ValidationError
 
 from monitor.errors import EventError
+from monitor.events.construct import construct
 from monitor.events.rag_event import RagEvent
 from monitor.events.scored_event import SCORER_VERSION, ScoredEvent
 from monitor.scoring.composite import score_quality
@@ -100,7 +101,8 @@ def score_event(
     crag = classify(quality.overall, event.query.text)
     response = event.response
     latency = _latency_stages(event)
-    return ScoredEvent.model_construct(
+    return construct(
+        ScoredEvent,
         event_id=event.event_id,
         timestamp_ms=event.timestamp_ms,
         tenant=event.tenant,

@@ -55,6 +55,7 @@ import math
 from collections.abc import Hashable, Sequence
 from typing import Any
 
+from monitor.events.construct import construct
 from monitor.events.rag_event import Chunk
 from monitor.events.scored_event import QualityScore
 from monitor.scoring.factual import ClassMarks, count_dates
@@ -230,7 +231,8 @@ def score_quality(
         warning = WARNING_MODERATE
     elif ds < 0.2:
         warning = WARNING_LOW_DIVERSITY
-    return QualityScore.model_construct(
+    return construct(
+        QualityScore,
         overall=overall,
         retrieval_confidence=rc,
         context_sufficiency=cs,

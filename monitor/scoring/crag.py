@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from monitor.events.construct import construct
 from monitor.events.scored_event import CragAction, CragResult
 from monitor.scoring.jstext import JS_WS, js_length, js_trim
 
@@ -75,17 +76,23 @@ def reformulate_query(query: str) -> str:
 def classify(overall: float, query: str = "") -> CragResult:
     """Route a retrieval by its composite score ``overall``."""
     if overall >= CORRECT_THRESHOLD:
-        return CragResult.model_construct(
-            classification="correct", confidence=overall, action=_USE_RETRIEVED
+        return construct(
+            CragResult, classification="correct", confidence=overall, action=_USE_RETRIEVED
         )
     if overall <= INCORRECT_THRESHOLD:
-        action = CragAction.model_construct(
-            type="supplemental_search", sub_queries=None, search_query=reformulate_query(query)
+        action = construct(
+            CragAction,
+            type="supplemental_search",
+            sub_queries=None,
+            search_query=reformulate_query(query),
         )
-        return CragResult.model_construct(
-            classification="incorrect", confidence=1 - overall, action=action
+        return construct(
+            CragResult, classification="incorrect", confidence=1 - overall, action=action
         )
-    action = CragAction.model_construct(
-        type="decompose_and_recompose", sub_queries=decompose_query(query), search_query=None
+    action = construct(
+        CragAction,
+        type="decompose_and_recompose",
+        sub_queries=decompose_query(query),
+        search_query=None,
     )
-    return CragResult.model_construct(classification="ambiguous", confidence=overall, action=action)
+    return construct(CragResult, classification="ambiguous", confidence=overall, action=action)
