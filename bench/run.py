@@ -42,17 +42,21 @@ def _percentiles(samples_ns: list[int]) -> tuple[float, float]:
     return samples_ns[n // 2] / 1000, samples_ns[min(n - 1, int(n * 0.99))] / 1000
 
 
-def bench_scoring(n_events: int) -> list[Row]:
+def bench_scoring(n_events: int, rounds: int = 5) -> list[Row]:
+    """Per-event timings over ``rounds`` passes; the median round's percentiles and the
+    range of p99 across rounds (this machine is shared, so single runs are noisy)."""
     gen = TrafficGenerator(seed=3, malformed_rate=0.0)
     payloads = [orjson.dumps(gen.event()) for _ in range(n_events)]
     events = [decode_event(p) for p in payloads]
     size = sum(map(len, payloads)) / len(payloads)
-    composite: list[int] = []
-    full: list[int] = []
     clock = time.perf_counter_ns
+    composite_rounds: list[tuple[float, float]] = []
+    full_rounds: list[tuple[float, float]] = []
     gc.disable()
     try:
-        for _ in range(3):
+        for _ in range(rounds):
+            composite: list[int] = []
+            full: list[int] = []
             for e in events:
                 ctx = e.effective_context()
                 t0 = clock()
@@ -63,21 +67,26 @@ def bench_scoring(n_events: int) -> list[Row]:
                 t2 = clock()
                 composite.append(t1 - t0)
                 full.append(t2 - t1)
+            composite_rounds.append(_percentiles(composite))
+            full_rounds.append(_percentiles(full))
     finally:
         gc.enable()
-    c50, c99 = _percentiles(composite)
-    f50, f99 = _percentiles(full)
+
+    def summary(results: list[tuple[float, float]]) -> str:
+        p50 = sorted(r[0] for r in results)[len(results) // 2]
+        p99s = sorted(r[1] for r in results)
+        return (
+            f"p50 {p50:.1f} us, p99 {p99s[len(p99s) // 2]:.1f} us "
+            f"({p99s[0]:.0f}-{p99s[-1]:.0f} over {len(results)} rounds)"
+        )
+
     return [
         (
             f"composite + CRAG per event ({size:.0f} B events)",
-            f"p50 {c50:.1f} us, p99 {c99:.1f} us",
+            summary(composite_rounds),
             "p99 < 50 us",
         ),
-        (
-            "score_event per event (all sections of this issue)",
-            f"p50 {f50:.1f} us, p99 {f99:.1f} us",
-            "",
-        ),
+        ("score_event per event (all sections of this issue)", summary(full_rounds), ""),
     ]
 
 
