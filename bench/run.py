@@ -22,7 +22,7 @@ import uuid
 from pathlib import Path
 
 import orjson
-from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
+from aiokafka import AIOKafkaConsumer, TopicPartition
 
 from monitor.config import Settings
 from monitor.demo.traffic import TrafficGenerator
@@ -30,7 +30,7 @@ from monitor.pipeline import decode_event, score_event
 from monitor.scoring.composite import score_quality
 from monitor.scoring.crag import classify
 from monitor.stream.broker import EmbeddedBroker, free_port
-from monitor.stream.kafka import client_options, ensure_topics
+from monitor.stream.kafka import client_options, ensure_topics, new_producer
 from monitor.stream.worker_process import start_worker, stop_process
 
 Row = tuple[str, str, str]
@@ -135,7 +135,7 @@ def bench_score_cli(n_lines: int, workdir: Path) -> list[Row]:
 
 async def _preload(settings: Settings, n: int) -> None:
     gen = TrafficGenerator(seed=6, malformed_rate=0.0)
-    producer = AIOKafkaProducer(**client_options(settings), enable_idempotence=False, linger_ms=20)
+    producer = new_producer(settings, linger_ms=20)
     await producer.start()
     try:
         futures = []

@@ -17,13 +17,13 @@ import time
 from pathlib import Path
 
 import orjson
-from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
+from aiokafka import AIOKafkaConsumer, TopicPartition
 
 from monitor.config import Settings
 from monitor.demo.dashboard import Dashboard
 from monitor.demo.traffic import TrafficGenerator
 from monitor.stream.broker import EmbeddedBroker, free_port
-from monitor.stream.kafka import client_options, ensure_topics
+from monitor.stream.kafka import client_options, ensure_topics, new_producer
 from monitor.stream.worker_process import start_worker, stop_process
 
 __all__ = ["run_demo"]
@@ -32,12 +32,7 @@ __all__ = ["run_demo"]
 async def _generate(
     settings: Settings, gen: TrafficGenerator, rate: float, sent: list[int]
 ) -> None:
-    producer = AIOKafkaProducer(
-        **client_options(settings),
-        enable_idempotence=False,
-        linger_ms=10,
-        max_request_size=settings.max_message_bytes,
-    )
+    producer = new_producer(settings, linger_ms=10)
     await producer.start()
     started = time.monotonic()
     try:

@@ -5,12 +5,13 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from aiokafka import AIOKafkaProducer
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from aiokafka.errors import TopicAlreadyExistsError
 
 from monitor.config import Settings
 
-__all__ = ["client_options", "ensure_topics"]
+__all__ = ["client_options", "ensure_topics", "new_producer"]
 
 
 def client_options(settings: Settings) -> dict[str, Any]:
@@ -31,6 +32,20 @@ def client_options(settings: Settings) -> dict[str, Any]:
 
         options["ssl_context"] = create_ssl_context()
     return options
+
+
+def new_producer(settings: Settings, *, linger_ms: int = 5) -> AIOKafkaProducer:
+    """A producer with acks from all replicas and room for the largest message.
+
+    The idempotent producer stays off: the embedded broker rejects it (no transactions).
+    """
+    return AIOKafkaProducer(
+        **client_options(settings),
+        acks="all",
+        enable_idempotence=False,
+        linger_ms=linger_ms,
+        max_request_size=settings.max_message_bytes,
+    )
 
 
 async def ensure_topics(settings: Settings, names: list[str] | None = None) -> None:

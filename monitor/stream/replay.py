@@ -12,10 +12,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import orjson
-from aiokafka import AIOKafkaProducer
 
 from monitor.config import Settings
-from monitor.stream.kafka import client_options, ensure_topics
+from monitor.stream.kafka import ensure_topics, new_producer
 
 __all__ = ["event_key", "produce_lines", "replay"]
 
@@ -38,12 +37,7 @@ async def produce_lines(
     settings: Settings, lines: Iterable[bytes], *, rate: float | None = None
 ) -> int:
     """Send every non-empty line; with ``rate``, at most that many per second."""
-    producer = AIOKafkaProducer(
-        **client_options(settings),
-        enable_idempotence=False,
-        linger_ms=10,
-        max_request_size=settings.max_message_bytes,
-    )
+    producer = new_producer(settings, linger_ms=10)
     await producer.start()
     sent = 0
     started = time.monotonic()

@@ -30,7 +30,7 @@ from monitor.config import Settings
 from monitor.errors import EventError
 from monitor.events.dead_letter import DeadLetter, DeadLetterError
 from monitor.pipeline import process
-from monitor.stream.kafka import client_options
+from monitor.stream.kafka import client_options, new_producer
 
 __all__ = ["LoopStats", "ScoringLoop", "dead_letter_for"]
 
@@ -102,13 +102,7 @@ class ScoringLoop:
     async def start(self) -> None:
         s = self.settings
         options = client_options(s)
-        self.producer = AIOKafkaProducer(
-            **options,
-            acks="all",
-            enable_idempotence=False,  # the embedded broker rejects the idempotent producer
-            linger_ms=5,
-            max_request_size=s.max_message_bytes,
-        )
+        self.producer = new_producer(s)
         self.consumer = AIOKafkaConsumer(
             **options,
             group_id=s.consumer_group,

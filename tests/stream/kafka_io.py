@@ -6,21 +6,16 @@ import asyncio
 import time
 from collections.abc import Callable, Sequence
 
-from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRecord, TopicPartition
+from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
 
 from monitor.config import Settings
-from monitor.stream.kafka import client_options
+from monitor.stream.kafka import client_options, new_producer
 
 Record = ConsumerRecord[bytes, bytes]
 
 
 async def produce(settings: Settings, messages: Sequence[tuple[bytes | None, bytes]]) -> None:
-    producer = AIOKafkaProducer(
-        **client_options(settings),
-        enable_idempotence=False,
-        linger_ms=5,
-        max_request_size=settings.max_message_bytes,
-    )
+    producer = new_producer(settings)
     await producer.start()
     try:
         futures = [await producer.send(settings.events_topic, v, key=k) for k, v in messages]
