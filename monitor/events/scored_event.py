@@ -1,9 +1,13 @@
 """``ScoredEvent`` v1: what the monitor publishes for every event (DESIGN section 5).
 
-Sections that a later scorer fills (``context_quality``, ``grounding``, ``safety``,
-``retrieval``) are free-form mappings here and ``null`` until that scorer exists, so the
-schema can grow without a version bump. ``quality`` and ``crag`` are exactly spec 000's
-``ContextQualityScore`` and ``CRAGClassification``, in snake_case.
+``quality`` and ``crag`` are exactly spec 000's ``ContextQualityScore`` and
+``CRAGClassification``, in snake_case; ``context_quality`` is spec 003 B, ``grounding``
+003 C (null without a response), ``safety`` 003 E, ``outcome`` 003 F; ``retrieval`` (002,
+003 A, 004; null without labels) maps metric ids such as ``ndcg@5`` to values.
+
+No section ever copies text out of the event: claims, fabrications and findings are
+character offsets into the field they were found in (``Span``), so no secret or PII
+reaches the scores topic.
 """
 
 from __future__ import annotations
@@ -14,11 +18,19 @@ from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler
 
 __all__ = [
     "SCORER_VERSION",
+    "ClaimSpan",
+    "ContextQuality",
     "CragAction",
     "CragResult",
+    "Finding",
+    "Grounding",
+    "Injection",
+    "Leakage",
     "Outcome",
     "QualityScore",
+    "Safety",
     "ScoredEvent",
+    "Span",
 ]
 
 SCORER_VERSION = "1"
@@ -62,6 +74,83 @@ class CragResult(BaseModel):
     action: CragAction
 
 
+class ContextQuality(BaseModel):
+    """Spec 003 B; definitions in :mod:`monitor.scoring.context_quality`."""
+
+    model_config = _STRICT
+    redundancy_ngram: float
+    redundancy_tfidf: float
+    unique_token_ratio: float
+    fact_dispersion: float | None = None
+
+
+class Span(BaseModel):
+    """``[start, end)`` character offsets into the response text."""
+
+    model_config = _STRICT
+    start: int
+    end: int
+
+
+class ClaimSpan(BaseModel):
+    """An answer claim by position, with its 003 C type."""
+
+    model_config = _STRICT
+    start: int
+    end: int
+    type: Literal["assertion", "inference", "general"]
+
+
+class Grounding(BaseModel):
+    """Spec 003 C; definitions in :mod:`monitor.scoring.grounding`."""
+
+    model_config = _STRICT
+    claims: int
+    claim_support_rate: float | None
+    unsupported_claims: list[ClaimSpan]
+    numeric_fabrications: list[Span]
+    citation_validity_form: float | None
+    citation_validity_content: float | None
+    expected_claims_recall: float | None = None
+    forbidden_claims_found: int | None = None
+
+
+class Injection(BaseModel):
+    """Prompt-injection score in [0, 1] with the 003 E categories that fired."""
+
+    model_config = _STRICT
+    score: float
+    categories: list[str]
+    action: Literal["allow", "warn", "block"]
+
+
+class Finding(BaseModel):
+    """A leak by position: ``kind`` is pii, secret, metadata or verbatim; ``type`` e.g.
+    email, aws_access_key, chunk_id. Never the matched text."""
+
+    model_config = _STRICT
+    kind: Literal["pii", "secret", "metadata", "verbatim"]
+    type: str
+    start: int
+    end: int
+
+
+class Leakage(BaseModel):
+    model_config = _STRICT
+    detected: bool
+    findings: list[Finding]
+
+
+class Safety(BaseModel):
+    """``injection`` scores the query; ``indirect_injection`` the retrieved chunks;
+    ``leakage`` the response (null without one)."""
+
+    model_config = _STRICT
+    injection: Injection
+    indirect_injection: Injection
+    leakage: Leakage | None
+
+
 class ScoredEvent(BaseModel):
     model_config = _STRICT
     event_id: str
@@ -73,11 +162,11 @@ class ScoredEvent(BaseModel):
     scorer_version: str = SCORER_VERSION
     quality: QualityScore
     crag: CragResult
-    context_quality: dict[str, Any] | None = None
-    grounding: dict[str, Any] | None = None
-    safety: dict[str, Any] | None = None
+    context_quality: ContextQuality | None = None
+    grounding: Grounding | None = None
+    safety: Safety | None = None
     outcome: Outcome | None = None
     abstained: bool | None = None
-    retrieval: dict[str, Any] | None = None
+    retrieval: dict[str, float | int | str | None] | None = None
     latency_ms: dict[str, float] = Field(default_factory=dict)
     scoring_us: int = Field(ge=0)
