@@ -1,0 +1,57 @@
+"""Word tokens and content terms shared by the 003 scorers (not by spec 000's port, which
+keeps its own JavaScript tokenisation).
+
+A token is a run of letters or digits, keeping inner ``.`` ``,`` ``'`` ``-`` between them
+(``1,000``, ``3.5``, ``don't``, ``e-mail``), lower-cased. A content term is a token of
+three or more characters that is not a stop word, with a light plural stem (``policies``
+-> ``policy``, ``days`` -> ``day``; ``class`` stays).
+
+>>> tokenize("The 1,000 employees' e-mail policies, v2.")
+['the', '1,000', "employees'", 'e-mail', 'policies', 'v2']
+>>> content_terms(tokenize("The policies of the days"))
+['policy', 'day']
+>>> [text[s:e] for s, e in token_spans(text := "Hi, Bob!")]
+['Hi', 'Bob']
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["STOP_WORDS", "content_terms", "stem", "token_spans", "tokenize"]
+
+_TOKEN = re.compile(r"[^\W_]+(?:[.,'’-][^\W_]+)*")
+
+STOP_WORDS = frozenset(
+    """a about above after again against all also am an and any are as at be because been
+    before being below between both but by can cannot could did do does doing down during each
+    few for from further had has have having he her here hers herself him himself his how i if
+    in into is it its itself just let me more most my myself no nor not now of off on once only
+    or other our ours ourselves out over own same she should so some such than that the their
+    theirs them themselves then there these they this those through to too under until up upon
+    very was we were what when where which while who whom why will with would you your yours
+    yourself yourselves""".split()
+)
+
+
+def tokenize(text: str) -> list[str]:
+    return _TOKEN.findall(text.lower())
+
+
+def token_spans(text: str) -> list[tuple[int, int]]:
+    """``[start, end)`` of every token of ``text``."""
+    return [m.span() for m in _TOKEN.finditer(text)]
+
+
+def stem(token: str) -> str:
+    """A light plural stem: ``ies`` -> ``y``, a final ``s`` dropped unless ``ss``/``us``/``is``."""
+    if len(token) > 4 and token.endswith("ies"):
+        return token[:-3] + "y"
+    if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is")):
+        return token[:-1]
+    return token
+
+
+def content_terms(tokens: list[str]) -> list[str]:
+    """Tokens worth matching: three or more characters, not stop words, stemmed."""
+    return [stem(t) for t in tokens if len(t) > 2 and t not in STOP_WORDS]
