@@ -10,7 +10,8 @@ three or more characters that is not a stop word, with a light plural stem (``po
 ['the', '1,000', 'employees', 'e-mail', 'policies', 'v2']
 >>> content_terms(tokenize("The policies of the days"))
 ['policy', 'day']
->>> [text[s:e] for s, e in token_spans(text := "Hi, Bob!")]
+>>> text = "Hi, Bob!"
+>>> [text[s:e] for s, e in token_spans(text)]
 ['Hi', 'Bob']
 """
 
