@@ -51,24 +51,17 @@ def bench_scoring(n_events: int, rounds: int = 5) -> list[Row]:
     size = sum(map(len, payloads)) / len(payloads)
     clock = time.perf_counter_ns
     composite_rounds: list[tuple[float, float]] = []
-    full_rounds: list[tuple[float, float]] = []
     gc.disable()
     try:
         for _ in range(rounds):
             composite: list[int] = []
-            full: list[int] = []
             for e in events:
                 ctx = e.effective_context()
                 t0 = clock()
                 q = score_quality(e.query.text, e.chunks, ctx.text, ctx.token_count or 0)
                 classify(q.overall, e.query.text)
-                t1 = clock()
-                score_event(e)
-                t2 = clock()
-                composite.append(t1 - t0)
-                full.append(t2 - t1)
+                composite.append(clock() - t0)
             composite_rounds.append(_percentiles(composite))
-            full_rounds.append(_percentiles(full))
     finally:
         gc.enable()
 
@@ -86,8 +79,50 @@ def bench_scoring(n_events: int, rounds: int = 5) -> list[Row]:
             summary(composite_rounds),
             "p99 < 50 us",
         ),
-        ("score_event per event (all sections of this issue)", summary(full_rounds), ""),
     ]
+
+
+def bench_families(n_events: int) -> list[Row]:
+    """Cost of each scorer family (issue 3's table) on events with 5 chunks and an answer."""
+    from monitor.scoring.families import FAMILIES, ScoringInput
+
+    gen = TrafficGenerator(seed=8, malformed_rate=0.0)
+    events = []
+    while len(events) < n_events:
+        e = decode_event(orjson.dumps(gen.event()))
+        if len(e.chunks) == 5 and e.response is not None:
+            events.append(e)
+    size = sum(len(e.model_dump_json()) for e in events) / len(events)
+    inputs = [ScoringInput.of(e) for e in events]
+    clock = time.perf_counter_ns
+    rows: list[Row] = []
+    gc.disable()
+    try:
+        for name, family in FAMILIES.items():
+            samples = []
+            for inp in inputs:
+                t0 = clock()
+                family(inp)
+                samples.append(clock() - t0)
+            p50, p99 = _percentiles(samples)
+            rows.append((f"  family {name}", f"p50 {p50:.1f} us, p99 {p99:.1f} us", ""))
+        totals = []
+        for e in events:
+            t0 = clock()
+            score_event(e)
+            totals.append(clock() - t0)
+    finally:
+        gc.enable()
+    p50, p99 = _percentiles(totals)
+    rows.insert(
+        0,
+        (
+            f"full scoring, 5 chunks + answer ({size:.0f} B events)",
+            f"p50 {p50:.1f} us, p99 {p99:.1f} us",
+            "p50 < 150 us, p99 < 1 ms",
+        ),
+    )
+    return rows
 
 
 # A forked child's ru_maxrss counts the parent's pages from before exec, so the scorer is
@@ -257,6 +292,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="ragmon-bench-") as tmp:
         work = Path(tmp)
         rows += bench_scoring(args.events)
+        rows += bench_families(args.events)
         rows += bench_score_cli(args.lines, work)
         rows += bench_worker(args.stream, work)
     width = max(len(r[0]) for r in rows)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import orjson
 from pydantic import ValidationError
@@ -30,9 +31,7 @@ from monitor.errors import EventError
 from monitor.events.construct import construct
 from monitor.events.rag_event import RagEvent
 from monitor.events.scored_event import SCORER_VERSION, ScoredEvent
-from monitor.scoring.composite import score_quality
-from monitor.scoring.crag import classify
-from monitor.scoring.outcome import outcome
+from monitor.scoring.families import FAMILIES, ScoringInput
 
 __all__ = ["DEFAULT_MAX_EVENT_BYTES", "decode_event", "process", "score_event", "score_lines"]
 
@@ -94,13 +93,12 @@ def _latency_stages(event: RagEvent) -> dict[str, float]:
 def score_event(
     event: RagEvent, *, clock_ns: Callable[[], int] = time.perf_counter_ns
 ) -> ScoredEvent:
-    """Run every scorer over one event. ``scoring_us`` is the time this took."""
+    """Run every scorer family over one event. ``scoring_us`` is the time this took."""
     started = clock_ns()
-    context = event.effective_context()
-    quality = score_quality(event.query.text, event.chunks, context.text, context.token_count or 0)
-    crag = classify(quality.overall, event.query.text)
-    response = event.response
-    latency = _latency_stages(event)
+    inp = ScoringInput.of(event)
+    sections: dict[str, Any] = {}
+    for family in FAMILIES.values():
+        sections.update(family(inp))
     return construct(
         ScoredEvent,
         event_id=event.event_id,
@@ -110,15 +108,8 @@ def score_event(
         experiment=event.experiment,
         variant=event.variant,
         scorer_version=SCORER_VERSION,
-        quality=quality,
-        crag=crag,
-        context_quality=None,
-        grounding=None,
-        safety=None,
-        outcome=outcome(event.chunks, response),
-        abstained=response.abstained if response is not None else None,
-        retrieval=None,
-        latency_ms=latency,
+        latency_ms=_latency_stages(event),
+        **sections,
         scoring_us=(clock_ns() - started) // 1000,
     )
 

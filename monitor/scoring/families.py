@@ -1,0 +1,99 @@
+"""Every scorer family and the ``ScoredEvent`` fields it fills: the one registry that the
+pipeline, the contract test and the benchmark share.
+
+| family | fields | source |
+|---|---|---|
+| ``composite`` | ``quality``, ``crag`` | spec 000 |
+| ``context_quality`` | ``context_quality`` | 003 B |
+| ``grounding`` | ``grounding`` (null without a response) | 003 C |
+| ``safety`` | ``safety`` (injection on the query, indirect injection in the chunks, leakage in the response) | 003 E |
+| ``outcome`` | ``outcome``, ``abstained`` | 003 F, 004 |
+| ``retrieval`` | ``retrieval`` (null without labels) | 002, 003 A, 004 |
+"""  # noqa: E501
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from monitor.events.construct import construct
+from monitor.events.rag_event import Context, RagEvent
+from monitor.events.scored_event import Safety
+from monitor.scoring.abstention import abstained
+from monitor.scoring.composite import score_quality
+from monitor.scoring.context_quality import score_context_quality
+from monitor.scoring.crag import classify
+from monitor.scoring.grounding import score_grounding
+from monitor.scoring.injection import score_indirect, score_injection
+from monitor.scoring.leakage import score_leakage
+from monitor.scoring.outcome import outcome
+from monitor.scoring.retrieval import score_retrieval
+
+__all__ = ["FAMILIES", "Family", "ScoringInput"]
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringInput:
+    """One event with its effective context (computed once for every family)."""
+
+    event: RagEvent
+    context: Context
+
+    @classmethod
+    def of(cls, event: RagEvent) -> ScoringInput:
+        return cls(event, event.effective_context())
+
+
+Family = Callable[[ScoringInput], dict[str, Any]]
+
+
+def composite(inp: ScoringInput) -> dict[str, Any]:
+    e = inp.event
+    quality = score_quality(e.query.text, e.chunks, inp.context.text, inp.context.token_count or 0)
+    return {"quality": quality, "crag": classify(quality.overall, e.query.text)}
+
+
+def context_quality(inp: ScoringInput) -> dict[str, Any]:
+    return {"context_quality": score_context_quality(inp.event.chunks, inp.event.labels)}
+
+
+def grounding(inp: ScoringInput) -> dict[str, Any]:
+    e = inp.event
+    return {"grounding": score_grounding(e.response, e.chunks, inp.context.text, e.labels)}
+
+
+def safety(inp: ScoringInput) -> dict[str, Any]:
+    e = inp.event
+    leakage = (
+        score_leakage(e.response.text, e.chunks, inp.context.text)
+        if e.response is not None
+        else None
+    )
+    section = construct(
+        Safety,
+        injection=score_injection(e.query.text),
+        indirect_injection=score_indirect(e.chunks),
+        leakage=leakage,
+    )
+    return {"safety": section}
+
+
+def outcome_family(inp: ScoringInput) -> dict[str, Any]:
+    e = inp.event
+    return {"outcome": outcome(e.chunks, e.response), "abstained": abstained(e.response)}
+
+
+def retrieval(inp: ScoringInput) -> dict[str, Any]:
+    e = inp.event
+    return {"retrieval": score_retrieval(e.chunks, e.response, e.labels)}
+
+
+FAMILIES: dict[str, Family] = {
+    "composite": composite,
+    "context_quality": context_quality,
+    "grounding": grounding,
+    "safety": safety,
+    "outcome": outcome_family,
+    "retrieval": retrieval,
+}
