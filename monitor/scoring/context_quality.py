@@ -149,15 +149,16 @@ def _redundancy_tfidf(analyses: Sequence[TextAnalysis]) -> float:
     counts = [a.content_counts for a in analyses]
     norms = []
     for c, k, a in zip(counts, keys, analyses, strict=True):
-        norm2 = single * a.content_square_sum
-        for t in k.intersection(idf2):
-            norm2 += c[t] * c[t] * (idf2[t] - single)
-        norms.append(math.sqrt(norm2))
+        # fsum is exactly rounded, so the set's iteration order (which follows the string
+        # hash seed of the process) cannot change the last digit
+        extra = math.fsum(c[t] * c[t] * (idf2[t] - single) for t in k.intersection(idf2))
+        norms.append(math.sqrt(single * a.content_square_sum + extra))
     total = 0.0
     for (i, j), common in commons.items():
         ci, cj = counts[i], counts[j]
         # min(): round-off can lift the cosine of identical vectors a hair above 1
-        total += min(1.0, sum(ci[t] * cj[t] * idf2[t] for t in common) / (norms[i] * norms[j]))
+        dot = math.fsum(ci[t] * cj[t] * idf2[t] for t in common)
+        total += min(1.0, dot / (norms[i] * norms[j]))
     return total / _pairs(n)
 
 

@@ -132,3 +132,34 @@ def test_scored_events_validate_against_their_model() -> None:
         scored = score_event(event)
         again = type(scored).model_validate_json(scored.model_dump_json())
         assert again.model_dump() == scored.model_dump()
+
+
+_SCORE_IN_CHILD = """
+import sys, orjson
+from monitor.demo.traffic import TrafficGenerator
+from monitor.pipeline import decode_event, score_event
+gen = TrafficGenerator(seed=31, malformed_rate=0.0, injection_rate=0.2)
+out = []
+for _ in range(300):
+    d = score_event(decode_event(orjson.dumps(gen.event()))).model_dump(mode="json")
+    d.pop("scoring_us")
+    out.append(d)
+sys.stdout.buffer.write(orjson.dumps(out))
+"""
+
+
+def test_scores_do_not_depend_on_the_process_hash_seed() -> None:
+    """Workers are separate processes with their own PYTHONHASHSEED: set iteration order
+    must never reach a result (it once changed the last digit of redundancy_tfidf)."""
+    import os
+    import subprocess
+    import sys
+
+    outputs = set()
+    for seed in ("1", "2", "3"):
+        env = os.environ | {"PYTHONHASHSEED": seed}
+        run = subprocess.run(
+            [sys.executable, "-c", _SCORE_IN_CHILD], env=env, capture_output=True, check=True
+        )
+        outputs.add(run.stdout)
+    assert len(outputs) == 1
