@@ -595,3 +595,13 @@ def test_timings() -> None:
         print(f"{name}: p50 {p50:.1f} us, p99 {p99:.1f} us")
     assert rows["500 chars, no context"][0] < 150
     assert rows["5000 chars, no context"][0] < 20 * rows["500 chars, no context"][0]
+
+
+def test_overlapping_copied_runs_merge_into_one_finding() -> None:
+    # Two copied runs of the context that share word 47: once a ValueError.
+    words = [f"w{i}" for i in range(90)]
+    answer = " ".join(words)
+    result = score_leakage(answer, [], " ".join(words[:48] + words[47:]))
+    verbatim = [f for f in result.findings if f.kind == "verbatim"]
+    assert len(verbatim) == 1
+    assert (verbatim[0].start, verbatim[0].end) == (0, len(answer))

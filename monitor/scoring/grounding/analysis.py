@@ -1,0 +1,282 @@
+"""The analysis of one text (tokens, terms, numbers, phrase, trigrams), memoised and
+shared by context quality and grounding: the chunks are analysed once for both, and a chunk
+retrieved again later costs a dictionary look-up. Results are the same with or without the
+memo."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import chain
+from operator import mul
+
+from monitor.scoring.grounding.numbers import (
+    DIGITS,
+    PERCENT_NEXT,
+    SPELLED_NUMBERS,
+    SPELLED_SET,
+    digit_parts,
+    percent_after,
+    with_percent_words,
+)
+from monitor.scoring.grounding.terms import clear_term_memos, content_terms_of, terms_of
+from monitor.scoring.tokens import tokenize
+
+__all__ = ["TextAnalysis", "analyse", "clear_caches"]
+
+#: up to this many "%" a text is tokenised piece by piece, beyond it twice
+_SPLIT_PERCENTS = 16
+
+# Memo bounds: texts up to 16 KB are cached, 1 M characters in all. A full memo is
+# replaced (never cleared in place), so a caller holding the old table keeps a consistent
+# view.
+_CACHEABLE_CHARS = 16_384
+_CACHE_BUDGET = 1_000_000
+_CACHE_ENTRIES = 20_000
+
+
+class TextAnalysis:
+    """What the 003 scorers need of one text, each part computed on first use.
+
+    ``tokens`` are :func:`~monitor.scoring.tokens.tokenize`'s (what context quality counts);
+    ``hay`` the same with ``%`` read as ``percent`` (where terms, numbers and phrases are
+    looked for, so ``15%`` and ``15 percent`` are the same phrase).
+
+    >>> a = TextAnalysis("Employees get 15% off, fifteen days and a 2-day trip.")
+    >>> sorted(a.terms)
+    ['day', 'employee', 'fifteen', 'get', 'percent', 'trip']
+    >>> a.numbers, a.spelled
+    ({'15%': [2], '2': [9]}, {'15': [5]})
+    >>> len(a.tokens), len(a.hay)
+    (10, 11)
+    """
+
+    __slots__ = (
+        "_content_counts",
+        "_content_keys",
+        "_content_square_sum",
+        "_numbers",
+        "_phrase",
+        "_spelled",
+        "_term_list",
+        "_terms",
+        "_text",
+        "_tokens",
+        "_trigrams",
+        "hay",
+    )
+
+    def __init__(self, text: str) -> None:
+        percents = text.count("%")
+        self._text: str | None = None
+        self._tokens: list[str] | None
+        if not percents:
+            self._tokens = self.hay = tokenize(text)
+        elif percents > _SPLIT_PERCENTS:
+            self._text = text  # tokens on demand
+            self._tokens = None
+            self.hay = tokenize(with_percent_words(text))
+        else:
+            # no token spans a "%": tokenise the pieces between them once
+            pieces = [tokenize(piece) for piece in text.split("%")]
+            self._tokens = list(chain.from_iterable(pieces))
+            hay = pieces[0]
+            for piece in pieces[1:]:
+                hay.append("percent")
+                hay += piece
+            self.hay = hay
+        self._term_list: list[str] | None = None
+        self._terms: frozenset[str] | None = None
+        self._numbers: dict[str, list[int]] | None = None
+        self._spelled: dict[str, list[int]] | None = None
+        self._phrase: str | None = None
+        self._content_counts: Counter[str] | None = None
+        self._content_square_sum = -1
+        self._content_keys: frozenset[str] | None = None
+        self._trigrams: frozenset[tuple[str, str, str]] | None = None
+
+    @classmethod
+    def of_hay(cls, hay: list[str]) -> TextAnalysis:
+        """The analysis of a text known by its ``hay`` tokens only (no ``tokens``)."""
+        analysis = cls("")
+        analysis.hay = hay
+        analysis._tokens = None
+        return analysis
+
+    @property
+    def tokens(self) -> list[str]:
+        """``tokenize(text)``."""
+        if self._tokens is None:
+            if self._text is None:
+                raise ValueError("an analysis made of_hay has no tokens")
+            self._tokens = tokenize(self._text)
+            self._text = None
+        return self._tokens
+
+    @property
+    def term_list(self) -> list[str]:
+        """The term of each ``hay`` token ("" for none)."""
+        if self._term_list is None:
+            self._term_list = terms_of(self.hay)
+        return self._term_list
+
+    @property
+    def terms(self) -> frozenset[str]:
+        """The distinct terms."""
+        if self._terms is None:
+            terms = set(self.term_list)
+            terms.discard("")
+            self._terms = frozenset(terms)
+        return self._terms
+
+    def _scan_numbers(self) -> None:
+        numbers: dict[str, list[int]] = {}
+        spelled: dict[str, list[int]] = {}
+        hay = self.hay
+        # per distinct token: its keys, and those keys when a percent word follows
+        parsed: dict[str, tuple[list[str], list[str]]] = {}
+        for i in [i for i, t in enumerate(hay) if t[0] in DIGITS]:
+            t = hay[i]
+            entry = parsed.get(t)
+            if entry is None:
+                parts = digit_parts(t)
+                keys = [k for k, _, _ in parts]
+                if parts and parts[-1][2] == len(t):
+                    entry = parsed[t] = (keys, [*keys[:-1], keys[-1] + "%"])
+                else:
+                    entry = parsed[t] = (keys, keys)
+            keys = entry[0]
+            if not keys:
+                continue
+            if percent_after(hay, i):
+                keys = entry[1]
+            for key in keys:
+                positions = numbers.get(key)
+                if positions is None:
+                    numbers[key] = [i]
+                else:
+                    positions.append(i)
+        if not SPELLED_SET.isdisjoint(hay):
+            for i, t in enumerate(hay):
+                if t in SPELLED_NUMBERS:
+                    spelled.setdefault(SPELLED_NUMBERS[t], []).append(i)
+        self._numbers = numbers
+        self._spelled = spelled
+
+    def number_keys(self) -> set[str]:
+        """The keys of :attr:`numbers` and :attr:`spelled`, counted rather than located
+        (cheaper when positions are not needed)."""
+        if self._numbers is not None and self._spelled is not None:
+            return self._numbers.keys() | self._spelled.keys()
+        hay = self.hay
+        keys = {SPELLED_NUMBERS[t] for t in SPELLED_SET.intersection(hay)}
+        occurrences = Counter([t for t in hay if t[0] in DIGITS])
+        if not occurrences:
+            return keys
+        # how often each digit token is followed by percent, pct or per cent
+        followed: Counter[str] = Counter()
+        if not PERCENT_NEXT.isdisjoint(hay):
+            for i in [i for i, t in enumerate(hay) if t in PERCENT_NEXT]:
+                j = i - 1
+                if hay[i] == "cent":
+                    if j < 1 or hay[j] != "per":
+                        continue
+                    j -= 1
+                if j >= 0 and hay[j][0] in DIGITS:
+                    followed[hay[j]] += 1
+        for t, count in occurrences.items():
+            parts = digit_parts(t)
+            if not parts:
+                continue
+            percented = followed.get(t, 0)
+            at_end = parts[-1][2] == len(t)
+            keys.update(k for k, _, _ in parts[:-1])
+            if not at_end or count > percented:
+                keys.add(parts[-1][0])
+            if at_end and percented:
+                keys.add(parts[-1][0] + "%")
+        return keys
+
+    @property
+    def numbers(self) -> dict[str, list[int]]:
+        """``hay`` positions of every number key written in digits."""
+        if self._numbers is None:
+            self._scan_numbers()
+        assert self._numbers is not None
+        return self._numbers
+
+    @property
+    def spelled(self) -> dict[str, list[int]]:
+        """``hay`` positions of the numbers ``one`` ... ``twenty`` written as words."""
+        if self._spelled is None:
+            self._scan_numbers()
+        assert self._spelled is not None
+        return self._spelled
+
+    @property
+    def phrase(self) -> str:
+        """The ``hay`` tokens joined by single spaces, with a space at each end."""
+        if self._phrase is None:
+            self._phrase = " " + " ".join(self.hay) + " "
+        return self._phrase
+
+    @property
+    def content_counts(self) -> Counter[str]:
+        """How often each content term (``tokens.content_terms``) occurs."""
+        if self._content_counts is None:
+            counts = Counter(content_terms_of(self.tokens))
+            del counts[""]
+            self._content_counts = counts
+        return self._content_counts
+
+    @property
+    def content_keys(self) -> frozenset[str]:
+        """The distinct content terms."""
+        if self._content_keys is None:
+            self._content_keys = frozenset(self.content_counts)
+        return self._content_keys
+
+    @property
+    def content_square_sum(self) -> int:
+        """The sum of the squared content term counts."""
+        if self._content_square_sum < 0:
+            counts = self.content_counts.values()
+            self._content_square_sum = sum(map(mul, counts, counts))
+        return self._content_square_sum
+
+    @property
+    def trigrams(self) -> frozenset[tuple[str, str, str]]:
+        """The set of word trigrams of ``tokens``."""
+        if self._trigrams is None:
+            t = self.tokens
+            self._trigrams = frozenset(zip(t, t[1:], t[2:], strict=False))
+        return self._trigrams
+
+
+class _Texts:
+    """The bounded memo of text analyses."""
+
+    table: dict[str, TextAnalysis] = {}  # noqa: RUF012
+    chars = 0
+
+
+def clear_caches() -> None:
+    """Forget every memoised analysis (benchmarks measure cold runs with it)."""
+    _Texts.table = {}
+    _Texts.chars = 0
+    clear_term_memos()
+
+
+def analyse(text: str) -> TextAnalysis:
+    """The (memoised) :class:`TextAnalysis` of ``text``."""
+    if len(text) > _CACHEABLE_CHARS:
+        return TextAnalysis(text)
+    cache = _Texts.table
+    found = cache.get(text)
+    if found is None:
+        found = TextAnalysis(text)
+        if _Texts.chars + len(text) > _CACHE_BUDGET or len(cache) >= _CACHE_ENTRIES:
+            cache = _Texts.table = {}
+            _Texts.chars = 0
+        cache[text] = found
+        _Texts.chars += len(text)
+    return found

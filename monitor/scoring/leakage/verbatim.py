@@ -1,0 +1,182 @@
+"""``verbatim`` / ``verbatim_context``: long runs of answer words copied from the context."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from itertools import islice
+from typing import Final
+
+from monitor.scoring.leakage.boundaries import alnum_at
+from monitor.scoring.leakage.hits import Hit, hit
+
+__all__ = ["MIN_VERBATIM_WORDS", "VERBATIM_GRAM", "find_verbatim"]
+
+#: A contiguous run of this many answer words found in the context is a verbatim leak.
+MIN_VERBATIM_WORDS: Final = 40
+#: Word n-gram size used to find and chain verbatim runs.
+VERBATIM_GRAM: Final = 8
+
+_WORD = re.compile(r"[^\W_]+")
+_SEPARATORS = re.compile(r"[\W_]*+")
+#: ASCII: letters lower-cased, digits kept, everything else a space.
+_ASCII_WORDS: Final = bytes(
+    c + 32 if 65 <= c <= 90 else c if 48 <= c <= 57 or 97 <= c <= 122 else 32 for c in range(256)
+)
+_SPACES = re.compile(rb" *+")
+
+
+def _seed_ascii(seed: list[bytes], ctx: bytes) -> bool | None:
+    """Whether ``ctx`` (ASCII words lower-cased, everything else a space) contains
+    ``seed`` as consecutive words, found from the occurrences of its longest word; ``None``
+    when that word is too frequent to check cheaply."""
+    word = max(seed, key=len)
+    p = ctx.find(word)
+    if p < 0:
+        return False
+    a = seed.index(word)
+    n = len(ctx)
+    seen = 0
+    while p >= 0:
+        seen += 1
+        if seen > 8:
+            return None
+        end = p + len(word)
+        if (p == 0 or ctx[p - 1] == 32) and (end == n or ctx[end] == 32):
+            pos, ok = end, True
+            for nxt in seed[a + 1 :]:  # following words, across any separators
+                q = _SPACES.match(ctx, pos)
+                q_end = q.end() if q else pos
+                pos = q_end + len(nxt)
+                if not ctx.startswith(nxt, q_end) or (pos < n and ctx[pos] != 32):
+                    ok = False
+                    break
+            pos = p
+            for prev in reversed(seed[:a]) if ok else ():  # preceding words
+                lo = max(0, pos - 256)
+                head = ctx[lo:pos].rstrip(b" ")
+                if lo > 0 and len(head) < len(prev):
+                    return None  # a very long gap or word: let the exact pass decide
+                pos = lo + len(head) - len(prev)
+                if not head.endswith(prev) or (pos > 0 and ctx[pos - 1] != 32):
+                    ok = False
+                    break
+            if ok:
+                return True
+        p = ctx.find(word, p + 1)
+    return False
+
+
+def _seed_unicode(seed: list[str], ctx: str) -> bool | None:
+    """:func:`_seed_ascii` for any text; ``ctx`` is the lower-cased context."""
+    word = max(seed, key=len)
+    p = ctx.find(word)
+    if p < 0:
+        return False
+    a = seed.index(word)
+    seen = 0
+    while p >= 0:
+        seen += 1
+        if seen > 8:
+            return None
+        end = p + len(word)
+        if not alnum_at(ctx, p - 1) and not alnum_at(ctx, end):
+            pos, ok = end, True
+            for nxt in seed[a + 1 :]:
+                q = _SEPARATORS.match(ctx, pos)
+                q_end = q.end() if q else pos
+                pos = q_end + len(nxt)
+                if not ctx.startswith(nxt, q_end) or alnum_at(ctx, pos):
+                    ok = False
+                    break
+            pos = p
+            for prev in reversed(seed[:a]) if ok else ():
+                lo = max(0, pos - 256)
+                i = pos - lo
+                while i > 0 and not ctx[lo + i - 1].isalnum():
+                    i -= 1
+                if lo > 0 and i < len(prev):
+                    return None  # a very long gap or word: let the exact pass decide
+                pos = lo + i - len(prev)
+                if pos < 0 or not ctx.startswith(prev, pos) or alnum_at(ctx, pos - 1):
+                    ok = False
+                    break
+            if ok:
+                return True
+        p = ctx.find(word, p + 1)
+    return False
+
+
+def _copied_runs(answer: Sequence[object], ctx_words: Sequence[object]) -> list[tuple[int, int]]:
+    """``[first, last]`` answer word indices of runs of at least MIN_VERBATIM_WORDS words
+    whose every VERBATIM_GRAM-gram occurs in ``ctx_words``; runs that overlap are merged,
+    so the runs are disjoint and ascending."""
+    k = VERBATIM_GRAM
+    grams = set(zip(*(ctx_words[j:] for j in range(k)), strict=False))
+    hits = [g in grams for g in zip(*(answer[j:] for j in range(k)), strict=False)]
+    runs: list[tuple[int, int]] = []
+    i = 0
+    while i < len(hits):
+        if not hits[i]:
+            i += 1
+            continue
+        j = i
+        while j < len(hits) and hits[j]:
+            j += 1
+        last = j - 1 + k - 1
+        if last - i + 1 >= MIN_VERBATIM_WORDS:
+            if runs and i <= runs[-1][1]:  # two copied runs that share words: one finding
+                runs[-1] = (runs[-1][0], last)
+            else:
+                runs.append((i, last))
+        i = j
+    return runs
+
+
+def find_verbatim(text: str, context: str, out: list[Hit]) -> None:
+    if not context:
+        return
+    k = VERBATIM_GRAM
+    stride = MIN_VERBATIM_WORDS - k + 1
+    if text.isascii() and context.isascii():
+        words_b = text.encode().translate(_ASCII_WORDS).split()
+        if len(words_b) < MIN_VERBATIM_WORDS:
+            return
+        ctx_b = context.encode().translate(_ASCII_WORDS)
+        norm_b = b""  # the normalised context, built only for a frequent seed word
+        for i in range(0, len(words_b) - k + 1, stride):
+            seed_b = words_b[i : i + k]
+            found = _seed_ascii(seed_b, ctx_b) if not norm_b else None
+            if found is None:
+                norm_b = norm_b or b" " + b" ".join(ctx_b.split()) + b" "
+                found = b" " + b" ".join(seed_b) + b" " in norm_b
+            if found:
+                break
+        else:
+            return
+        runs = _copied_runs(words_b, ctx_b.split())
+    else:
+        words = " ".join(_WORD.findall(text)).lower().split()
+        if len(words) < MIN_VERBATIM_WORDS:
+            return
+        ctx_lower = context.lower()
+        norm = ""
+        for i in range(0, len(words) - k + 1, stride):
+            seed = words[i : i + k]
+            found = _seed_unicode(seed, ctx_lower) if not norm else None
+            if found is None:
+                norm = norm or " " + " ".join(_WORD.findall(context)).lower() + " "
+                found = " " + " ".join(seed) + " " in norm
+            if found:
+                break
+        else:
+            return
+        runs = _copied_runs(words, " ".join(_WORD.findall(context)).lower().split())
+    words_iter = _WORD.finditer(text)
+    at = 0  # index of the next word of words_iter
+    for first, last in runs:
+        first_word = next(islice(words_iter, first - at, None))
+        last_word = next(islice(words_iter, last - first - 1, None)) if last > first else first_word
+        start, end = first_word.start(), last_word.end()
+        at = last + 1
+        out.append(hit(start, end, "verbatim", "verbatim_context"))
