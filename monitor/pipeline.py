@@ -152,8 +152,6 @@ def score_lines(
             else EventError("decode", "empty_line", None, "the line is empty")
         )
         if isinstance(result, EventError):
-            where = f" at {result.field}" if result.field else ""
-            message = f"{result.stage}/{result.reason}{where}: {result.detail}"
-            yield orjson.dumps({"line": number, "error": message}), False
+            yield orjson.dumps({"line": number, "error": str(result)}), False
         else:
             yield result.model_dump_json().encode(), True
