@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from monitor.alerts.endpoint import AlertEndpoint
 from monitor.errors import ConfigError
 
 __all__ = ["MASK", "Settings", "load_settings", "masked"]
@@ -57,6 +58,43 @@ class Settings(BaseSettings):
     web_host: str = "127.0.0.1"
     web_port: int = Field(default=6066, ge=0, le=65535)
     data_dir: Path = Path(".ragmon")
+
+    # Windows (DESIGN section 6): event time, integer milliseconds, half-open [start, end)
+    partials_topic: str = "rag.window-partials.v1"
+    tumbling_window_ms: int = Field(default=60_000, ge=10)
+    hopping_window_ms: int = Field(default=300_000, ge=10)
+    hopping_step_ms: int = Field(default=60_000, ge=10)
+    allowed_lateness_ms: int = Field(default=10_000, ge=0)
+    window_idle_close_s: float = Field(default=30.0, gt=0)
+    max_label_values: int = Field(default=20, ge=1)
+
+    # Baselines and detectors: every threshold configurable
+    baseline_horizon_ms: int = Field(default=86_400_000, ge=1)
+    baseline_min_events: int = Field(default=500, ge=1)
+    baseline_min_windows: int = Field(default=3, ge=1)
+    baselines: dict[str, float] = {}
+    degradation_ratio: float = Field(default=0.85, gt=0, le=1)
+    critical_quality: float = 0.4
+    rate_thresholds: dict[str, float] = {
+        "safety.injection.blocked": 0.05,
+        "safety.leakage.detected": 0.01,
+        "outcome.no_results": 0.2,
+        "outcome.abstained": 0.3,
+        "pipeline.dead_letter": 0.01,
+    }
+    latency_p95_budget_ms: dict[str, float] = {"total": 5000.0}
+    rate_min_events: int = Field(default=20, ge=1)
+    changepoint_metrics: list[str] = ["quality.overall"]
+    adwin_delta: float = Field(default=0.002, gt=0, lt=1)
+    page_hinkley_threshold: float = Field(default=50.0, gt=0)
+    page_hinkley_delta: float = Field(default=0.005, ge=0)
+    page_hinkley_min_instances: int = Field(default=200, ge=1)
+    alert_cooldown_ms: int = Field(default=900_000, ge=0)
+
+    # Alert delivery
+    alert_endpoints: list[AlertEndpoint] = []
+    webhook_secret: SecretStr | None = None
+    delivery_max_backoff_s: float = Field(default=60.0, gt=0)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
     def topics(self) -> list[str]:
@@ -66,6 +104,7 @@ class Settings(BaseSettings):
             self.dlq_topic,
             self.alerts_topic,
             self.ab_results_topic,
+            self.partials_topic,
         ]
 
 

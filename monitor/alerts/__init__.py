@@ -1,0 +1,1 @@
+"""Alerts: pure rules (:mod:`monitor.alerts.rules`) and delivery to on-call endpoints."""

@@ -1,0 +1,1 @@
+"""Event-time windows and mergeable aggregates: pure functions on integer milliseconds."""
