@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench lint schema clean
+.PHONY: demo test bench lint schema clean promstack
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,29 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/ragmon demo $(if $(DURATION),--duration $(DURATION),)
 
-test: $(STAMP)
+# Prometheus and Alertmanager for tests/deploy (promtool, amtool and both servers): the
+# Debian/Ubuntu packages, installed only when a binary is missing. A policy-rc.d that denies
+# service starts is in place during the install (unless one exists already), so apt starts
+# no system prometheus/alertmanager services; the tests run their own on free loopback ports.
+PROMSTACK_BINS := prometheus promtool amtool prometheus-alertmanager
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+
+promstack:
+	@missing=""; for b in $(PROMSTACK_BINS); do command -v $$b >/dev/null 2>&1 || missing="$$missing $$b"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing prometheus prometheus-alertmanager (missing:$$missing)"; \
+	  set -e; \
+	  if [ ! -e /usr/sbin/policy-rc.d ]; then \
+	    trap '$(SUDO) rm -f /usr/sbin/policy-rc.d' EXIT; \
+	    printf '#!/bin/sh\nexit 101\n' | $(SUDO) tee /usr/sbin/policy-rc.d >/dev/null; \
+	    $(SUDO) chmod 755 /usr/sbin/policy-rc.d; \
+	  fi; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	    prometheus prometheus-alertmanager >/dev/null; \
+	fi
+
+test: $(STAMP) promstack
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

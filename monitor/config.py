@@ -61,6 +61,7 @@ class Settings(BaseSettings):
 
     # Windows (DESIGN section 6): event time, integer milliseconds, half-open [start, end)
     partials_topic: str = "rag.window-partials.v1"
+    windows_topic: str = "rag.windows.v1"
     tumbling_window_ms: int = Field(default=60_000, ge=10)
     hopping_window_ms: int = Field(default=300_000, ge=10)
     hopping_step_ms: int = Field(default=60_000, ge=10)
@@ -105,7 +106,12 @@ class Settings(BaseSettings):
             self.alerts_topic,
             self.ab_results_topic,
             self.partials_topic,
+            self.windows_topic,
         ]
+
+    def single_partition_topics(self) -> set[str]:
+        """Internal topics read in one global order (partials, closed windows)."""
+        return {self.partials_topic, self.windows_topic}
 
 
 def load_settings(**overrides: Any) -> Settings:

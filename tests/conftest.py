@@ -35,6 +35,7 @@ def stream_settings(broker: EmbeddedBroker, tmp_path: Path) -> Settings:
         alerts_topic=f"{uid}.rag.alerts.v1",
         ab_results_topic=f"{uid}.rag.ab-results.v1",
         partials_topic=f"{uid}.rag.window-partials.v1",
+        windows_topic=f"{uid}.rag.windows.v1",
         web_port=free_port(),
         data_dir=tmp_path / "worker",
         session_timeout_s=6.0,

@@ -21,6 +21,7 @@ PURE = (
     "monitor.events",
     "monitor.scoring",
     "monitor.pipeline",
+    "monitor.decider",
     "monitor.windows",
     "monitor.drift",
     "monitor.ab",

@@ -1,10 +1,15 @@
-"""The faust app of ``ragmon worker``: lifecycle, signals, the liveness endpoint, and the
-scoring loop as an app task.
+"""The faust app of ``ragmon worker``: lifecycle, signals, the HTTP endpoints, and the
+scoring loop, the aggregating stage and the alert deliveries as app tasks.
 
 faust gives the worker its service tree (start, graceful stop on SIGINT/SIGTERM, crash
 logging) and its web server, bound to ``web_host`` (loopback by default, never 0.0.0.0
-unless configured). The hot path is :class:`~monitor.stream.scoring_loop.ScoringLoop`.
-``GET /healthz`` answers 200 with the loop's counters while the loop runs, 503 otherwise.
+unless configured). The hot path is :class:`~monitor.stream.scoring_loop.ScoringLoop`;
+windows and alerts are decided by :class:`~monitor.stream.aggregation.AggregationStage`;
+:func:`~monitor.stream.alert_delivery.run_deliveries` sends alerts to the configured
+endpoints, each at its own pace, so a slow endpoint never stalls scoring.
+
+- ``GET /healthz`` answers 200 with the loop's counters while the loop runs, 503 otherwise;
+- ``GET /metrics`` is the Prometheus exposition of this worker's registry.
 """
 
 from __future__ import annotations
@@ -14,18 +19,27 @@ import logging
 from typing import Any
 
 import faust
+from prometheus_client import CollectorRegistry, generate_latest
 
+from monitor.alerts.delivery_stats import DeliveryStats
 from monitor.config import Settings
-from monitor.stream.kafka import ensure_topics
+from monitor.decider import Decider
+from monitor.metrics.monitor_metrics import MonitorMetrics
+from monitor.stream.aggregation import AggregationStage
+from monitor.stream.alert_delivery import run_deliveries
+from monitor.stream.kafka import ensure_topics, new_producer
 from monitor.stream.scoring_loop import LoopStats, ScoringLoop
+from monitor.stream.window_feed import WindowFeed
 
 __all__ = ["create_app", "run_worker"]
 
 log = logging.getLogger(__name__)
 
+EXPOSITION_TYPE = "text/plain; version=0.0.4"
+
 
 def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
-    """A configured faust app whose task runs the scoring loop; nothing starts yet."""
+    """A configured faust app whose tasks score, aggregate and deliver; nothing starts yet."""
     app = faust.App(
         f"{settings.consumer_group}-worker",
         broker=f"kafka://{settings.bootstrap_servers}",
@@ -40,30 +54,67 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
         producer_acks=-1,
     )
     stats = LoopStats()
-    state: dict[str, Any] = {"running": False}
+    registry = CollectorRegistry()
+    metrics = MonitorMetrics(registry, settings.max_label_values)
+    deliveries = DeliveryStats()
+    metrics.deliveries.source = deliveries
+    state: dict[str, Any] = {"running": False, "stage": None}
 
     @app.task  # type: ignore[untyped-decorator]
     async def score_events() -> None:
         await ensure_topics(settings)
-        loop = ScoringLoop(settings, stats)
-        await loop.start()
-        state["running"] = True
-        log.info("scoring %s -> %s", settings.events_topic, settings.scores_topic)
+        producer = new_producer(settings)
+        await producer.start()
+        stage = AggregationStage(settings, Decider(settings), producer, metrics)
+        await stage.start()
+        loop = ScoringLoop(
+            settings, stats, feed=WindowFeed(settings, metrics), stage=stage, producer=producer
+        )
+        tasks: list[asyncio.Task[None]] = []
         try:
-            await loop.run()
+            tasks.append(asyncio.create_task(stage.run(), name="aggregate"))
+            if settings.alert_endpoints:
+                tasks.append(asyncio.create_task(run_deliveries(settings, deliveries)))
+            await loop.start()
+            state["running"], state["stage"] = True, stage
+            log.info("scoring %s -> %s", settings.events_topic, settings.scores_topic)
+            tasks.append(asyncio.create_task(loop.run(), name="score"))
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                task.result()  # a task that ended raised: surface it
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("the scoring loop stopped")
+            log.exception("the worker's loop stopped")
             raise
         finally:
             state["running"] = False
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            await stage.stop()  # first: it releases an assignment waiting for it
             await loop.stop()
+            await producer.stop()
 
     @app.page("/healthz")
     async def healthz(web: Any, request: Any) -> Any:
         body = {"status": "ok" if state["running"] else "starting_or_failed", **stats.as_dict()}
+        stage = state["stage"]
+        if stage is not None:
+            body["windows"] = {
+                "leader": stage.leader,
+                "closed": stage.windows_closed,
+                "alerts": stage.alerts_sent,
+                "watermark_ms": stage.decider.store.watermark_ms,
+                "late_events": stage.decider.store.late_events,
+                "duplicates": stage.decider.store.duplicates,
+            }
         return web.json(body, status=200 if state["running"] else 503)
+
+    @app.page("/metrics")
+    async def prometheus(web: Any, request: Any) -> Any:
+        # aiohttp refuses a charset in content_type; the exposition format is UTF-8 anyway
+        return web.bytes(generate_latest(registry), content_type=EXPOSITION_TYPE)
 
     return app, stats
 

@@ -59,10 +59,15 @@ async def ensure_topics(settings: Settings, names: list[str] | None = None) -> N
     try:
         existing = set(await admin.list_topics())
         wanted = [n for n in (names or settings.topics()) if n not in existing]
+        single = settings.single_partition_topics()
+
+        def partitions(name: str) -> int:
+            return 1 if name in single else settings.topic_partitions
+
         for name in wanted:
             with contextlib.suppress(TopicAlreadyExistsError):
                 await admin.create_topics(
-                    [NewTopic(name, settings.topic_partitions, settings.topic_replication)]
+                    [NewTopic(name, partitions(name), settings.topic_replication)]
                 )
     finally:
         await admin.close()

@@ -30,7 +30,10 @@ from monitor.config import Settings
 from monitor.errors import EventError
 from monitor.events.dead_letter import DeadLetter, DeadLetterError
 from monitor.pipeline import process
+from monitor.stream.aggregation import AggregationStage
 from monitor.stream.kafka import client_options, new_producer
+from monitor.stream.window_feed import WindowFeed
+from monitor.windows.partial import SourceRange
 
 __all__ = ["LoopStats", "ScoringLoop", "dead_letter_for"]
 
@@ -75,34 +78,51 @@ def dead_letter_for(record: ConsumerRecord[bytes, bytes], error: EventError) -> 
     return letter.model_dump_json().encode()
 
 
-class _WaitForBatch(ConsumerRebalanceListener):  # type: ignore[misc]
-    """Lets a revocation wait until the batch in flight is produced and committed."""
+class _Rebalance(ConsumerRebalanceListener):  # type: ignore[misc]
+    """A revocation waits until the batch in flight is produced and committed; an
+    assignment resumes each partition after the last offset already in a partial."""
 
-    def __init__(self, lock: asyncio.Lock) -> None:
-        self._lock = lock
+    def __init__(self, loop: ScoringLoop) -> None:
+        self._loop = loop
 
     async def on_partitions_revoked(self, revoked: set[TopicPartition]) -> None:
-        async with self._lock:
-            pass
+        async with self._loop._lock:
+            if self._loop.feed is not None:
+                for tp in revoked:
+                    self._loop.feed.forget_partition(tp.partition)
 
     async def on_partitions_assigned(self, assigned: set[TopicPartition]) -> None:
         log.info("assigned %d partitions", len(assigned))
+        await self._loop.resume(assigned)
 
 
 class ScoringLoop:
     """Owns one consumer and one producer; :meth:`run` until cancelled."""
 
-    def __init__(self, settings: Settings, stats: LoopStats | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        stats: LoopStats | None = None,
+        *,
+        feed: WindowFeed | None = None,
+        stage: AggregationStage | None = None,
+        producer: AIOKafkaProducer | None = None,
+    ) -> None:
         self.settings = settings
         self.stats = stats or LoopStats()
+        self.feed = feed
+        self.stage = stage
         self._lock = asyncio.Lock()
         self.consumer: AIOKafkaConsumer | None = None
-        self.producer: AIOKafkaProducer | None = None
+        self.producer = producer
+        self._own_producer = producer is None
 
     async def start(self) -> None:
         s = self.settings
         options = client_options(s)
-        self.producer = new_producer(s)
+        if self.producer is None:
+            self.producer = new_producer(s)
+            await self.producer.start()
         self.consumer = AIOKafkaConsumer(
             **options,
             group_id=s.consumer_group,
@@ -113,15 +133,33 @@ class ScoringLoop:
             max_partition_fetch_bytes=s.max_message_bytes,
             fetch_max_bytes=max(s.max_message_bytes, 52_428_800),
         )
-        await self.producer.start()
-        self.consumer.subscribe([s.events_topic], listener=_WaitForBatch(self._lock))
+        self.consumer.subscribe([s.events_topic], listener=_Rebalance(self))
         await self.consumer.start()
 
     async def stop(self) -> None:
         if self.consumer is not None:
             await self.consumer.stop()
-        if self.producer is not None:
+        if self.producer is not None and self._own_producer:
             await self.producer.stop()
+
+    async def resume(self, assigned: set[TopicPartition]) -> None:
+        """Seek past what partials already cover; tell the stage whether it leads."""
+        if self.stage is None or self.consumer is None:
+            return
+        s = self.settings
+        await self.stage.set_leader(TopicPartition(s.events_topic, 0) in assigned)
+        try:
+            resume_at = await self.stage.resume_offsets(assigned)
+        except TimeoutError:
+            log.error("the aggregating stage did not catch up; resuming at committed offsets")
+            return
+        for tp, offset in resume_at.items():
+            committed = await self.consumer.committed(tp)
+            if committed is None or offset > committed:
+                log.info(
+                    "partition %d resumes at %d (after its last partial)", tp.partition, offset
+                )
+                self.consumer.seek(tp, offset)
 
     async def run(self) -> None:
         """Score until cancelled. Never raises for bad input; Kafka errors are retried."""
@@ -158,17 +196,26 @@ class ScoringLoop:
         reasons: Counter[str] = Counter()
         offsets: dict[TopicPartition, int] = {}
         for tp, records in batch.items():
+            part = None if self.feed is None else self.feed.batch(tp.partition)
             for record in records:
                 result = process(record.value, max_bytes=s.max_event_bytes)
                 if isinstance(result, EventError):
                     reasons[result.reason] += 1
                     value = dead_letter_for(record, result)
                     pending.append(await send(s.dlq_topic, value, key=record.key))
+                    if part is not None:
+                        part.add_dead_letter(result.reason, record.timestamp)
                 else:
                     scored += 1
                     value = result.model_dump_json().encode()
                     key = result.event_id.encode()
                     pending.append(await send(s.scores_topic, value, key=key))
+                    if part is not None:
+                        part.add(result)
+            if part is not None:
+                source = SourceRange(tp.topic, tp.partition, records[0].offset, records[-1].offset)
+                partial = part.finish(source).to_json()
+                pending.append(await send(s.partials_topic, partial, partition=0))
             offsets[tp] = records[-1].offset + 1
         await asyncio.gather(*pending)
         await self.consumer.commit(offsets)
@@ -178,6 +225,12 @@ class ScoringLoop:
         st.dead_letters.update(reasons)
         st.batches += 1
         st.last_batch_monotonic = time.monotonic()
+        if self.feed is not None and self.feed.metrics is not None:
+            lag = self.feed.metrics.consumer_lag
+            for tp, next_offset in offsets.items():
+                high = self.consumer.highwater(tp)
+                if high is not None:
+                    lag.labels(partition=str(tp.partition)).set(max(0, high - next_offset))
 
     def _rewind(self, batch: dict[TopicPartition, list[ConsumerRecord[bytes, bytes]]]) -> None:
         assert self.consumer is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -16,13 +17,18 @@ __all__ = ["settings_env", "start_worker", "stop_process"]
 def settings_env(settings: Settings) -> dict[str, str]:
     """``MONITOR_*`` variables that reproduce ``settings`` in a child process."""
     env = {}
+    data = settings.model_dump(mode="json")
     for name in type(settings).model_fields:
         value = getattr(settings, name)
         if value is None:
             continue
         if hasattr(value, "get_secret_value"):
-            value = value.get_secret_value()
-        env[f"MONITOR_{name.upper()}"] = str(value)
+            text = value.get_secret_value()
+        elif isinstance(data[name], dict | list):
+            text = json.dumps(data[name])  # complex settings are JSON in the environment
+        else:
+            text = str(data[name])
+        env[f"MONITOR_{name.upper()}"] = text
     return env
 
 

@@ -1,0 +1,182 @@
+"""The three delivery formats of an :class:`~monitor.alerts.alert.Alert` (DESIGN section 7).
+
+* ``generic``: the Alert JSON itself, exactly as on ``rag.alerts.v1`` (signed by the sender).
+* ``alertmanager``: a one-element JSON list for Alertmanager's ``POST /api/v2/alerts``.
+  Labels identify the alert (the same for its firing and its resolved message, so
+  Alertmanager matches them): ``alertname`` (``RagMonitor`` + the rule in CamelCase),
+  ``severity``, ``type``, ``metric``, ``rule``, ``fingerprint`` and the ``variant``,
+  ``tenant`` and ``application`` that are set. Values are always strings.
+  ``startsAt`` is the alert's start. Alertmanager resolves an alert whose ``endsAt`` is
+  missing by itself after its ``resolve_timeout`` (5 minutes by default) unless the client
+  keeps re-sending it, as Prometheus does; ragmon sends a firing alert once, so a firing
+  alert carries ``endsAt`` = :data:`FIRING_ENDS_AT` (far future) and stays active until its
+  resolved message (``endsAt`` = ``ends_at_ms``) arrives.
+* ``slack``: an incoming-webhook message with a plain ``text`` line (no emoji), with
+  ``&``, ``<`` and ``>`` escaped as Slack requires.
+
+Every string taken from an alert (labels come from event data) loses control characters
+and lone surrogates before it is put in a payload or a terminal line.
+
+>>> from monitor.alerts.alert import AlertLabels, AlertWindow, Diagnosis
+>>> alert = Alert(fingerprint="f1", status="firing", type="threshold", severity="critical",
+...     rule="critical_quality", message="Average quality score critically low",
+...     metric="quality.overall", current_value=0.31, threshold=0.4,
+...     labels=AlertLabels(variant="treatment"), window=AlertWindow(start_ms=0, end_ms=60_000),
+...     starts_at_ms=60_000, diagnosis=Diagnosis(perspective="retrieval",
+...     failing=["retrieval"], advice="check the retriever"))
+>>> alert_line(alert)
+'[FIRING] critical threshold quality.overall: current 0.31 < threshold 0.40 (variant=treatment)'
+>>> import json
+>>> [am] = json.loads(alertmanager_payload(alert))
+>>> am["labels"]["alertname"], am["labels"]["variant"], am["startsAt"], am["endsAt"]
+('RagMonitorCriticalQuality', 'treatment', '1970-01-01T00:01:00.000Z', '9999-12-31T23:59:59.000Z')
+>>> json.loads(slack_payload(alert))["text"].split(" — ")[0]
+'[FIRING] critical threshold quality.overall: current 0.31 &lt; threshold 0.40 (variant=treatment)'
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from datetime import UTC, datetime
+
+from monitor.alerts.alert import Alert
+from monitor.alerts.endpoint import EndpointKind
+
+__all__ = [
+    "FIRING_ENDS_AT",
+    "alert_line",
+    "alertmanager_payload",
+    "generic_payload",
+    "payload_for",
+    "rfc3339",
+    "slack_payload",
+]
+
+FIRING_ENDS_AT = "9999-12-31T23:59:59.000Z"
+
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_WORDS = re.compile(r"[A-Za-z0-9]+")
+
+
+def _safe(text: str) -> str:
+    """``text`` without control characters or lone surrogates (printable, valid UTF-8)."""
+    valid = text.encode("utf-8", "replace").decode("utf-8")
+    return _UNSAFE.sub(" ", valid)
+
+
+def _number(value: float) -> str:
+    """A short human form: ``0.31``, ``0.40``, ``0.012``, ``5234``."""
+    if not math.isfinite(value):
+        return str(value)
+    magnitude = abs(value)
+    if magnitude >= 1000:
+        return f"{value:.0f}"
+    if magnitude >= 0.1 or value == 0:
+        return f"{value:.2f}"
+    return f"{value:.2g}"
+
+
+def _comparison(alert: Alert) -> str:
+    current, threshold = alert.current_value, alert.threshold
+    op = "<" if current < threshold else ">" if current > threshold else "="
+    return f"current {_number(current)} {op} threshold {_number(threshold)}"
+
+
+def _label_pairs(alert: Alert) -> dict[str, str]:
+    labels = alert.labels
+    pairs = {"variant": labels.variant, "tenant": labels.tenant, "application": labels.application}
+    return {k: _safe(v) for k, v in pairs.items() if v}  # "" would be no label at all
+
+
+def rfc3339(timestamp_ms: int) -> str:
+    """UTC RFC 3339 with milliseconds, as Alertmanager parses it.
+
+    >>> rfc3339(1_700_000_000_123)
+    '2023-11-14T22:13:20.123Z'
+    """
+    moment = datetime.fromtimestamp(timestamp_ms / 1000, tz=UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{timestamp_ms % 1000:03d}Z"
+
+
+def alert_line(alert: Alert) -> str:
+    """One plain-text line: status, severity, type, metric, value vs threshold, labels."""
+    line = (
+        f"[{alert.status.upper()}] {alert.severity} {alert.type} {_safe(alert.metric)}: "
+        f"{_comparison(alert)}"
+    )
+    pairs = _label_pairs(alert)
+    if pairs:
+        line += " (" + ", ".join(f"{k}={v}" for k, v in pairs.items()) + ")"
+    return line
+
+
+def generic_payload(alert: Alert) -> bytes:
+    """The Alert JSON, compact, exactly as the model serialises it."""
+    return alert.model_dump_json().encode()
+
+
+def _camel(name: str) -> str:
+    return "".join(word[:1].upper() + word[1:] for word in _WORDS.findall(name))
+
+
+def alertmanager_payload(alert: Alert) -> bytes:
+    """A JSON list with one ``PostableAlert`` for Alertmanager's ``POST /api/v2/alerts``."""
+    labels = {
+        "alertname": "RagMonitor" + (_camel(alert.rule) or _camel(alert.type)),
+        "severity": alert.severity,
+        "type": alert.type,
+        "metric": _safe(alert.metric),
+        "rule": _safe(alert.rule),
+        "fingerprint": _safe(alert.fingerprint),
+    } | _label_pairs(alert)
+    diagnosis = alert.diagnosis
+    annotations = {
+        "summary": _safe(alert.message),
+        "description": (
+            f"{_safe(alert.metric)}: {_comparison(alert)} over the window "
+            f"{rfc3339(alert.window.start_ms)} to {rfc3339(alert.window.end_ms)}"
+        ),
+        "diagnosis": _safe(diagnosis.advice),
+        "perspective": diagnosis.perspective,
+        "failing": ",".join(diagnosis.failing),
+        "healthy": ",".join(diagnosis.healthy),
+    }
+    if alert.status == "resolved":
+        ends_at_ms = alert.ends_at_ms if alert.ends_at_ms is not None else alert.window.end_ms
+        ends_at = rfc3339(max(ends_at_ms, alert.starts_at_ms))  # never before startsAt
+    else:
+        ends_at = FIRING_ENDS_AT
+    postable = {
+        "labels": labels,
+        "annotations": annotations,
+        "startsAt": rfc3339(alert.starts_at_ms),
+        "endsAt": ends_at,
+    }
+    return json.dumps([postable], separators=(",", ":")).encode()
+
+
+def _slack_escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def slack_payload(alert: Alert) -> bytes:
+    """A Slack incoming-webhook message: ``text`` = the alert line, message and diagnosis."""
+    diagnosis = alert.diagnosis
+    text = (
+        f"{alert_line(alert)} — {_safe(alert.message)} — perspective {diagnosis.perspective}: "
+        f"{_safe(diagnosis.advice)}"
+    )
+    return json.dumps({"text": _slack_escape(text)}, separators=(",", ":")).encode()
+
+
+def payload_for(kind: EndpointKind, alert: Alert) -> bytes:
+    """The body for an endpoint of ``kind`` (``generic``, ``alertmanager`` or ``slack``)."""
+    if kind == "alertmanager":
+        return alertmanager_payload(alert)
+    if kind == "slack":
+        return slack_payload(alert)
+    if kind == "generic":
+        return generic_payload(alert)
+    raise ValueError(f"unknown endpoint kind {kind!r}")

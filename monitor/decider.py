@@ -1,0 +1,98 @@
+"""Closed windows to decisions: rules, baselines, change points and the alert state.
+
+Pure and deterministic: the aggregating stage feeds it partials (and watermarks) in the
+order of the partials topic, and replaying that topic after a restart rebuilds exactly
+the same windows, baselines and alert states. Each closed tumbling window is evaluated
+for the whole traffic and per variant, tenant and application; rules are evaluated
+before the window joins the learned baseline, so a window is never compared with itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from monitor.alerts.alert import Alert, Diagnosis
+from monitor.alerts.rules import AlertBook, diagnose
+from monitor.config import Settings
+from monitor.drift.baseline import BaselineBook
+from monitor.drift.changepoint import ChangePoint
+from monitor.drift.conditions import Condition, evaluate_window
+from monitor.drift.config import DriftConfig
+from monitor.windows.aggregate import Aggregate
+from monitor.windows.partial import Partial
+from monitor.windows.store import ClosedWindow, RollupKey, WindowKind, WindowStore
+
+__all__ = ["Decider", "Decision", "drift_config"]
+
+
+def drift_config(settings: Settings) -> DriftConfig:
+    return DriftConfig.from_settings(settings)
+
+
+@dataclass(slots=True)
+class Decision:
+    window: ClosedWindow
+    alerts: list[Alert] = field(default_factory=list)
+
+
+class Decider:
+    def __init__(self, settings: Settings) -> None:
+        self.config = drift_config(settings)
+        self.store = WindowStore(
+            [
+                WindowKind("tumbling", settings.tumbling_window_ms, settings.tumbling_window_ms),
+                WindowKind("hopping", settings.hopping_window_ms, settings.hopping_step_ms),
+            ],
+            lateness_ms=settings.allowed_lateness_ms,
+        )
+        self.baselines = BaselineBook(self.config)
+        self.alerts = AlertBook(self.config.cooldown_ms)
+
+    def merge(self, partial: Partial) -> bool:
+        return self.store.merge(partial)
+
+    def advance(self, watermark_ms: int) -> None:
+        self.store.advance(watermark_ms)
+
+    def decide(self) -> list[Decision]:
+        """The windows that closed since the last call, with the alerts they raise."""
+        out = []
+        for window in self.store.close():
+            alerts = self._evaluate(window) if window.kind == "tumbling" else []
+            out.append(Decision(window, alerts))
+        return out
+
+    def baseline(self, key: RollupKey, metric: str, now_ms: int) -> float | None:
+        found = self.baselines.baseline(key, metric, now_ms)
+        return None if found is None else found.value
+
+    def _evaluate(self, window: ClosedWindow) -> list[Alert]:
+        end = window.end_ms
+        points: dict[RollupKey, list[ChangePoint]] = {}
+        for raw in window.change_points:
+            point = ChangePoint.from_dict(raw)
+            points.setdefault(point.key, []).append(point)
+        alerts: list[Alert] = []
+        for key, stats in sorted(window.series.items(), key=lambda kv: repr(kv[0])):
+            found = evaluate_window(
+                key, stats, self.baselines, self.config, end, points.get(key, ())
+            )
+
+            def diagnosis_for(
+                condition: Condition,
+                stats: Mapping[str, Aggregate] = stats,
+                key: RollupKey = key,
+            ) -> Diagnosis:
+                return diagnose([condition.metric], stats, lambda m: self.baseline(key, m, end))
+
+            alerts.extend(
+                self.alerts.evaluate(
+                    key, (window.start_ms, end), found.evaluated, found.conditions, diagnosis_for
+                )
+            )
+            for metric, agg in stats.items():
+                mean = agg.mean
+                if mean is not None:
+                    self.baselines.observe(key, metric, end, agg.count, mean)
+        return alerts

@@ -1,0 +1,197 @@
+"""The aggregating stage's state: partials merged into panes, windows closed by watermark.
+
+Every configured window (tumbling, hopping) is a union of panes of ``pane_ms`` (the gcd of
+the lengths), so one pane aggregate serves all of them. :meth:`WindowStore.merge` adds a
+:class:`~monitor.windows.partial.Partial` unless its source range was merged already
+(idempotent: a partial written twice, or re-read on restart, counts once). The watermark is
+the largest event time merged (or a watermark message); a window ``[start, end)`` closes
+when ``end + lateness <= watermark``. A pane that arrives for windows already closed is
+counted as late for that window kind and not merged into it.
+
+:meth:`WindowStore.close` returns the windows that closed, each with roll-ups: the whole
+traffic ``(None, None, None)`` (dead letters included), and one per variant, per tenant
+and per application (dead letters, labelled ``unknown``, excluded).
+
+>>> from monitor.windows.aggregate import Aggregate
+>>> from monitor.windows.partial import Partial, SourceRange
+>>> store = WindowStore([WindowKind("tumbling", 10, 10)], lateness_ms=0)
+>>> agg = Aggregate.of([0.5, 0.7])
+>>> p = Partial(SourceRange("t", 0, 0, 1), {(0, "a", "x", "y"): {"q": agg}}, 9)
+>>> store.merge(p), store.merge(p)
+(True, False)
+>>> store.close()
+[]
+>>> store.advance(10)
+>>> [(w.start_ms, w.end_ms, w.series[(None, None, None)]["q"].count) for w in store.close()]
+[(0, 10, 2)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from monitor.windows.aggregate import Aggregate
+from monitor.windows.bounds import pane_ms as gcd_pane
+from monitor.windows.bounds import window_start
+from monitor.windows.labels import UNKNOWN
+from monitor.windows.metric_ids import DEAD_LETTER
+from monitor.windows.partial import PaneKey, Partial
+
+__all__ = ["ClosedWindow", "RollupKey", "WindowKind", "WindowStore"]
+
+RollupKey = tuple[str | None, str | None, str | None]
+"""(variant, tenant, application); None means every value of that label."""
+
+
+@dataclass(frozen=True, slots=True)
+class WindowKind:
+    """A named window family; tumbling when ``step_ms == size_ms``."""
+
+    name: str
+    size_ms: int
+    step_ms: int
+
+    def last_end(self, pane_start_ms: int) -> int:
+        """The end of the last window that contains the pane starting at ``pane_start_ms``."""
+        return window_start(pane_start_ms, self.step_ms) + self.size_ms
+
+
+@dataclass(slots=True)
+class ClosedWindow:
+    kind: str
+    start_ms: int
+    end_ms: int
+    series: dict[RollupKey, dict[str, Aggregate]]
+    change_points: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def events(self) -> int:
+        """Scored events plus dead letters in the window."""
+        total = self.series.get((None, None, None), {}).get(DEAD_LETTER)
+        return 0 if total is None else total.count
+
+
+@dataclass(slots=True)
+class _KindState:
+    kind: WindowKind
+    panes: dict[PaneKey, dict[str, Aggregate]] = field(default_factory=dict)
+    change_points: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    closed_upto_ms: int | None = None  # every window ending at or before this is closed
+    late_events: int = 0
+
+    def is_closed(self, pane_start_ms: int) -> bool:
+        upto = self.closed_upto_ms
+        return upto is not None and self.kind.last_end(pane_start_ms) <= upto
+
+
+class WindowStore:
+    def __init__(self, kinds: Sequence[WindowKind], lateness_ms: int) -> None:
+        if not kinds:
+            raise ValueError("at least one window kind")
+        self.kinds = {k.name: _KindState(k) for k in kinds}
+        self.lateness_ms = lateness_ms
+        self.pane_ms = gcd_pane(*(n for k in kinds for n in (k.size_ms, k.step_ms)))
+        self.watermark_ms: int | None = None
+        self.merged_upto: dict[tuple[str, int], int] = {}
+        self.duplicates = 0
+
+    # -- input ---------------------------------------------------------------------------
+    def merge(self, partial: Partial) -> bool:
+        """Merge ``partial`` unless its source range is already merged; True if merged."""
+        src = partial.source
+        where = (src.topic, src.partition)
+        done = self.merged_upto.get(where)
+        if done is not None and src.last_offset <= done:
+            return False
+        self.merged_upto[where] = src.last_offset
+        self.duplicates += partial.duplicates
+        for state in self.kinds.values():
+            for key, metrics in partial.panes.items():
+                if state.is_closed(key[0]):
+                    dead = metrics.get(DEAD_LETTER)
+                    state.late_events += 0 if dead is None else dead.count
+                    continue
+                pane = state.panes.get(key)
+                if pane is None:
+                    state.panes[key] = {m: a.copy() for m, a in metrics.items()}
+                    continue
+                for metric, agg in metrics.items():
+                    mine = pane.get(metric)
+                    if mine is None:
+                        pane[metric] = agg.copy()
+                    else:
+                        mine.merge_in(agg)
+            for point in partial.change_points:
+                start = window_start(int(point["timestamp_ms"]), self.pane_ms)
+                if not state.is_closed(start):
+                    state.change_points.setdefault(start, []).append(point)
+        if partial.max_timestamp_ms is not None:
+            self.advance(partial.max_timestamp_ms)
+        return True
+
+    def advance(self, watermark_ms: int) -> None:
+        """Move the watermark forward (never back)."""
+        if self.watermark_ms is None or watermark_ms > self.watermark_ms:
+            self.watermark_ms = watermark_ms
+
+    @property
+    def late_events(self) -> dict[str, int]:
+        return {name: state.late_events for name, state in self.kinds.items()}
+
+    # -- output --------------------------------------------------------------------------
+    def close(self) -> list[ClosedWindow]:
+        """Every window with data whose ``end + lateness <= watermark``, oldest first."""
+        if self.watermark_ms is None:
+            return []
+        closed: list[ClosedWindow] = []
+        limit = self.watermark_ms - self.lateness_ms
+        for name, state in self.kinds.items():
+            kind = state.kind
+            starts: set[int] = set()
+            for pane_start, *_ in state.panes:
+                first = window_start(pane_start - kind.size_ms + kind.step_ms, kind.step_ms)
+                starts.update(range(first, pane_start + 1, kind.step_ms))
+            after = state.closed_upto_ms
+            ends = sorted(
+                s + kind.size_ms
+                for s in starts
+                if s + kind.size_ms <= limit and (after is None or s + kind.size_ms > after)
+            )
+            if not ends:
+                continue
+            for end in ends:
+                closed.append(self._window(name, state, end - kind.size_ms, end))
+            state.closed_upto_ms = max(ends[-1], state.closed_upto_ms or ends[-1])
+            for key in [k for k in state.panes if state.is_closed(k[0])]:
+                del state.panes[key]
+            for start in [s for s in state.change_points if state.is_closed(s)]:
+                del state.change_points[start]
+        closed.sort(key=lambda w: (w.end_ms, w.kind))
+        return closed
+
+    def _window(self, name: str, state: _KindState, start: int, end: int) -> ClosedWindow:
+        series: dict[RollupKey, dict[str, Aggregate]] = {}
+        points: list[dict[str, Any]] = []
+        for (pane, variant, tenant, app), metrics in state.panes.items():
+            if not start <= pane < end:
+                continue
+            keys: Iterable[RollupKey]
+            if variant == UNKNOWN:
+                keys = ((None, None, None),)
+            else:
+                keys = ((None, None, None), (variant, None, None), (None, tenant, None))
+                keys = (*keys, (None, None, app))
+            for rollup in keys:
+                target = series.setdefault(rollup, {})
+                for metric, agg in metrics.items():
+                    mine = target.get(metric)
+                    if mine is None:
+                        target[metric] = agg.copy()
+                    else:
+                        mine.merge_in(agg)
+        for pane, found in state.change_points.items():
+            if start <= pane < end:
+                points.extend(found)
+        return ClosedWindow(name, start, end, series, points)

@@ -1,0 +1,157 @@
+"""The three delivery formats."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from monitor.alerts.alert import Alert, AlertLabels, AlertWindow, Diagnosis
+from monitor.alerts.payloads import (
+    FIRING_ENDS_AT,
+    alert_line,
+    alertmanager_payload,
+    generic_payload,
+    payload_for,
+    slack_payload,
+)
+
+RFC3339 = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$")
+LABEL_NAME = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_]*$")  # Alertmanager / Prometheus label names
+
+
+def make_alert(**changes: Any) -> Alert:
+    fields: dict[str, Any] = {
+        "fingerprint": "9f2c1a",
+        "status": "firing",
+        "type": "threshold",
+        "severity": "critical",
+        "rule": "critical_quality",
+        "message": "Average quality score critically low",
+        "metric": "quality.overall",
+        "current_value": 0.31,
+        "threshold": 0.4,
+        "labels": AlertLabels(variant="treatment"),
+        "window": AlertWindow(start_ms=1_700_000_000_000, end_ms=1_700_000_060_000),
+        "starts_at_ms": 1_700_000_060_000,
+        "diagnosis": Diagnosis(
+            perspective="retrieval",
+            failing=["retrieval"],
+            healthy=["safety"],
+            advice="check the retriever",
+        ),
+    }
+    return Alert(**(fields | changes))
+
+
+def assert_postable_alerts(payload: Any) -> None:
+    """What Alertmanager 0.25's ``POST /api/v2/alerts`` accepts (openapi ``postableAlerts``
+    plus ``types.Alert.Validate``)."""
+    assert isinstance(payload, list) and payload
+    for alert in payload:
+        assert set(alert) <= {"labels", "annotations", "startsAt", "endsAt", "generatorURL"}
+        labels, annotations = alert["labels"], alert.get("annotations", {})
+        assert labels, "at least one label pair required"
+        for name, value in [*labels.items(), *annotations.items()]:
+            assert LABEL_NAME.match(name), name
+            assert isinstance(value, str)
+            value.encode("utf-8")  # valid UTF-8 (no lone surrogates)
+        assert all(labels.values()), "empty label values mean 'no label'"
+        assert RFC3339.match(alert["startsAt"])
+        if "endsAt" in alert:
+            assert RFC3339.match(alert["endsAt"])
+            assert alert["endsAt"] >= alert["startsAt"], "start time must be before end time"
+
+
+def test_generic_is_the_alert_json() -> None:
+    alert = make_alert()
+    body = generic_payload(alert)
+    assert body == alert.model_dump_json().encode()
+    assert Alert.model_validate_json(body) == alert
+    assert payload_for("generic", alert) == body
+
+
+def test_alertmanager_firing() -> None:
+    payload = json.loads(alertmanager_payload(make_alert()))
+    assert_postable_alerts(payload)
+    [am] = payload
+    assert am["labels"] == {
+        "alertname": "RagMonitorCriticalQuality",
+        "severity": "critical",
+        "type": "threshold",
+        "metric": "quality.overall",
+        "rule": "critical_quality",
+        "fingerprint": "9f2c1a",
+        "variant": "treatment",
+    }
+    assert am["annotations"]["summary"] == "Average quality score critically low"
+    assert am["annotations"]["diagnosis"] == "check the retriever"
+    assert am["annotations"]["perspective"] == "retrieval"
+    assert "0.31 < threshold 0.40" in am["annotations"]["description"]
+    assert am["startsAt"] == "2023-11-14T22:14:20.000Z"
+    # a firing alert is sent once: without endsAt Alertmanager would resolve it by itself
+    assert am["endsAt"] == FIRING_ENDS_AT
+    assert "generatorURL" not in am
+
+
+def test_alertmanager_resolved_has_the_same_labels() -> None:
+    firing = make_alert()
+    resolved = make_alert(status="resolved", ends_at_ms=1_700_000_360_500, current_value=0.7)
+    [f] = json.loads(alertmanager_payload(firing))
+    [r] = json.loads(alertmanager_payload(resolved))
+    assert_postable_alerts([r])
+    assert r["labels"] == f["labels"]
+    assert r["endsAt"] == "2023-11-14T22:19:20.500Z"
+
+
+def test_alertmanager_resolved_never_ends_before_it_starts() -> None:
+    alert = make_alert(status="resolved", ends_at_ms=1, starts_at_ms=1_700_000_060_000)
+    [am] = json.loads(alertmanager_payload(alert))
+    assert am["endsAt"] == am["startsAt"]
+
+
+def test_alertmanager_labels_are_safe_strings() -> None:
+    alert = make_alert(
+        rule="rate.safety-leakage",
+        labels=AlertLabels(variant="", tenant="acme\x1b[31m\n", application="bot\ud800"),
+    )
+    [am] = json.loads(alertmanager_payload(alert))
+    assert_postable_alerts([am])
+    assert am["labels"]["alertname"] == "RagMonitorRateSafetyLeakage"
+    assert "variant" not in am["labels"]
+    assert am["labels"]["tenant"] == "acme [31m "
+    assert am["labels"]["application"] == "bot?"
+
+
+def test_slack_has_plain_escaped_text() -> None:
+    body = json.loads(slack_payload(make_alert()))
+    text = body["text"]
+    assert text.startswith("[FIRING] critical threshold quality.overall")
+    assert "current 0.31 &lt; threshold 0.40 (variant=treatment)" in text
+    assert "check the retriever" in text and "retrieval" in text
+    assert "<" not in text and ">" not in text  # no Slack control sequences (<!channel>)
+
+
+def test_slack_escapes_label_values() -> None:
+    alert = make_alert(labels=AlertLabels(tenant="<!channel> & co"))
+    text = json.loads(slack_payload(alert))["text"]
+    assert "tenant=&lt;!channel&gt; &amp; co" in text
+
+
+def test_resolved_line_and_rates() -> None:
+    alert = make_alert(
+        status="resolved",
+        type="degradation",
+        severity="warning",
+        metric="safety.leakage.detected",
+        current_value=0.004,
+        threshold=0.01,
+        labels=AlertLabels(),
+        ends_at_ms=1_700_000_400_000,
+    )
+    assert alert_line(alert) == (
+        "[RESOLVED] warning degradation safety.leakage.detected: current 0.004 < threshold 0.01"
+    )
+    assert " > threshold 5000" in alert_line(
+        make_alert(metric="latency_ms.total", current_value=7400.0, threshold=5000.0)
+    )
