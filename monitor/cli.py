@@ -70,6 +70,20 @@ def _parser() -> _Parser:
         metavar="SECONDS",
         help="seconds between table refreshes (default 3)",
     )
+    d.add_argument(
+        "--window",
+        type=_positive(float),
+        default=10.0,
+        metavar="SECONDS",
+        help="tumbling window length (default 10; hopping windows are 3 of them)",
+    )
+    d.add_argument(
+        "--degrade-after",
+        type=_positive(float),
+        default=None,
+        metavar="SECONDS",
+        help="degrade the treatment variant after this long (default: half of --duration, or 60)",
+    )
 
     sub.add_parser("worker", help="the production worker (MONITOR_* environment)")
 
@@ -151,6 +165,8 @@ def _run(args: argparse.Namespace) -> int:
             rate=args.rate,
             seed=args.seed,
             refresh_s=args.refresh,
+            window_s=args.window,
+            degrade_after_s=args.degrade_after,
         )
     raise _UsageError(f"ragmon: unknown command {args.command}")  # pragma: no cover
 

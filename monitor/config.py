@@ -3,6 +3,9 @@
 >>> s = Settings(bootstrap_servers="127.0.0.1:9092", kafka_sasl_password="hunter2")
 >>> masked(s)["kafka_sasl_password"], masked(s)["events_topic"]
 ('**********', 'rag.events.v1')
+>>> hook = {"name": "oncall", "kind": "slack", "url": "https://hooks.slack.com/services/T/B/x"}
+>>> masked(Settings(alert_endpoints=[hook]))["alert_endpoints"][0]["url"]
+'https://hooks.slack.com/**********'
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ class Settings(BaseSettings):
     data_dir: Path = Path(".ragmon")
 
     # Windows (DESIGN section 6): event time, integer milliseconds, half-open [start, end)
+    windows_enabled: bool = True  # False: score only (the walking skeleton), for benchmarks
     partials_topic: str = "rag.window-partials.v1"
     windows_topic: str = "rag.windows.v1"
     tumbling_window_ms: int = Field(default=60_000, ge=10)
@@ -134,4 +138,16 @@ def masked(settings: Settings) -> dict[str, Any]:
             data[name] = MASK
         elif isinstance(value, str):
             data[name] = _BARE_USERINFO.sub(MASK + "@", _URL_USERINFO.sub(MASK + "@", value))
+    for endpoint in data["alert_endpoints"]:
+        endpoint["url"] = _mask_url(endpoint["url"])
     return data
+
+
+def _mask_url(url: str) -> str:
+    """Scheme and host only: webhook paths and queries carry tokens (Slack, for one).
+
+    >>> _mask_url("https://hooks.slack.com/services/T0/B0/secret?x=1")
+    'https://hooks.slack.com/**********'
+    """
+    match = re.match(r"^([a-zA-Z][\w+.-]*://)(?:[^/@]*@)?([^/?#]*)", url)
+    return f"{match.group(1)}{match.group(2)}/{MASK}" if match else MASK

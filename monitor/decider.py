@@ -4,7 +4,9 @@ Pure and deterministic: the aggregating stage feeds it partials (and watermarks)
 order of the partials topic, and replaying that topic after a restart rebuilds exactly
 the same windows, baselines and alert states. Each closed tumbling window is evaluated
 for the whole traffic and per variant, tenant and application; rules are evaluated
-before the window joins the learned baseline, so a window is never compared with itself.
+before the window joins the learned baseline, so a window is never compared with itself;
+a window in which a metric is degraded (or critically low) does not join that metric's
+baseline at all, so an incident does not become the new normal while it lasts.
 """
 
 from __future__ import annotations
@@ -91,8 +93,15 @@ class Decider:
                     key, (window.start_ms, end), found.evaluated, found.conditions, diagnosis_for
                 )
             )
+            # a degraded window does not teach the baseline: an incident must not become
+            # the new normal while it lasts
+            degraded = {
+                c.metric
+                for c in found.conditions
+                if c.type == "degradation" or c.rule == "critical_quality"
+            }
             for metric, agg in stats.items():
                 mean = agg.mean
-                if mean is not None:
+                if mean is not None and metric not in degraded:
                     self.baselines.observe(key, metric, end, agg.count, mean)
         return alerts

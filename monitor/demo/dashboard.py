@@ -4,8 +4,20 @@
 >>> board.add_scored({"variant": "control", "quality": {"overall": 0.5},
 ...                   "crag": {"classification": "ambiguous"}})
 >>> board.add_dead_letter({"error": {"reason": "invalid_json"}})
->>> print(board.render(elapsed_s=10.0, produced=2, events_per_s=0.2).splitlines()[-3])
+>>> board.add_window({"kind": "tumbling", "start_ms": 0, "end_ms": 10_000, "series": [
+...     {"variant": "control", "tenant": None, "application": None,
+...      "metrics": {"quality.overall": {"mean": 0.5, "count": 1}}}]})
+>>> print(board.render(elapsed_s=10.0, produced=2, events_per_s=0.2))  # doctest: +ELLIPSIS
+elapsed ...
 control             1         0.500        0%      100%        0%
+<BLANKLINE>
+dead letters by reason: invalid_json 1
+<BLANKLINE>
+closed windows: quality.overall mean (events) per variant
+  00:00:00-00:00:10   control 0.500 (1)
+<BLANKLINE>
+alerts received by the webhook sink: 0
+  (none)
 """
 
 from __future__ import annotations
@@ -35,6 +47,20 @@ class Dashboard:
     variants: dict[str, VariantStats] = field(default_factory=dict)
     dead_letters: Counter[str] = field(default_factory=Counter)
     scored: int = 0
+    windows: list[dict[str, Any]] = field(default_factory=list)
+    alerts: list[str] = field(default_factory=list)
+    alerts_received: int = 0
+    max_rows: int = 6
+
+    def add_window(self, summary: dict[str, Any]) -> None:
+        """A closed tumbling window from the windows topic (the last few are shown)."""
+        if summary.get("kind") == "tumbling":
+            self.windows = [*self.windows, summary][-self.max_rows :]
+
+    def add_alert_line(self, line: str) -> None:
+        """A line of the webhook sink (the last few are shown)."""
+        self.alerts_received += 1
+        self.alerts = [*self.alerts, line][-self.max_rows :]
 
     def add_scored(self, scored: dict[str, Any]) -> None:
         name = str(scored.get("variant") or "(none)")
@@ -61,5 +87,25 @@ class Dashboard:
             shares = "".join(f"{v.crag[c] / v.count:>10.0%}" for c in _CLASSES)
             lines.append(f"{name:<14}{v.count:>7}{v.mean_quality:>14.3f}{shares}")
         reasons = ", ".join(f"{r} {n}" for r, n in sorted(self.dead_letters.items()))
-        lines += ["", f"dead letters by reason: {reasons or '-'}"]
+        lines += ["", f"dead letters by reason: {reasons or '-'}", ""]
+        lines.append("closed windows: quality.overall mean (events) per variant")
+        for w in self.windows:
+            span = f"{_clock(w['start_ms'])}-{_clock(w['end_ms'])}"
+            cells = []
+            for series in w["series"]:
+                if series["variant"] and not series["tenant"] and not series["application"]:
+                    q = series["metrics"].get("quality.overall", {})
+                    if q.get("mean") is not None:
+                        cells.append(f"{series['variant']} {q['mean']:.3f} ({q['count']})")
+            lines.append(f"  {span}   " + "   ".join(cells))
+        if not self.windows:
+            lines.append("  (none closed yet)")
+        lines += ["", f"alerts received by the webhook sink: {self.alerts_received}"]
+        lines += [f"  {line}" for line in self.alerts] or ["  (none)"]
         return "\n".join(lines)
+
+
+def _clock(timestamp_ms: int) -> str:
+    """UTC wall-clock time of day of an event time."""
+    seconds = (timestamp_ms // 1000) % 86_400
+    return f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"

@@ -1,4 +1,10 @@
-"""``ragmon demo``: embedded broker, a worker process, seeded traffic and a live table.
+"""``ragmon demo``: embedded broker, a worker process, seeded traffic, a local webhook sink
+and a live table of scores, closed windows and the alerts the sink receives.
+
+The demo uses short windows (10 s by default) and learns its baselines after three of
+them; halfway through (or after ``--degrade-after``) the generator degrades the treatment
+variant's retrieval, and the worker's degradation, critical and change-point alerts
+arrive at the sink, signed, with their diagnosis; they resolve if traffic recovers.
 
 Everything it starts it stops: the worker and the broker run in their own sessions (so a
 terminal's Ctrl-C reaches only the demo, which then stops them in order) and are told by
@@ -9,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import signal
 import subprocess
 import sys
@@ -18,10 +25,13 @@ from pathlib import Path
 
 import orjson
 from aiokafka import AIOKafkaConsumer, TopicPartition
+from pydantic import SecretStr
 
+from monitor.alerts.endpoint import AlertEndpoint
 from monitor.config import Settings
 from monitor.demo.dashboard import Dashboard
 from monitor.demo.traffic import TrafficGenerator
+from monitor.demo.webhook_sink import WebhookSink, sink_line
 from monitor.stream.broker import EmbeddedBroker, free_port
 from monitor.stream.kafka import client_options, ensure_topics, new_producer
 from monitor.stream.worker_process import start_worker, stop_process
@@ -57,7 +67,7 @@ async def _watch(settings: Settings, board: Dashboard) -> None:
     try:
         partitions = [
             TopicPartition(topic, p)
-            for topic in (settings.scores_topic, settings.dlq_topic)
+            for topic in (settings.scores_topic, settings.dlq_topic, settings.windows_topic)
             for p in sorted(consumer.partitions_for_topic(topic) or ())
         ]
         consumer.assign(partitions)
@@ -69,6 +79,8 @@ async def _watch(settings: Settings, board: Dashboard) -> None:
                     value = orjson.loads(record.value or b"{}")
                     if tp.topic == settings.scores_topic:
                         board.add_scored(value)
+                    elif tp.topic == settings.windows_topic:
+                        board.add_window(value)
                     else:
                         board.add_dead_letter(value)
     finally:
@@ -84,9 +96,12 @@ async def _live(
     seed: int,
     refresh_s: float,
     header: str,
+    board: Dashboard,
+    degrade_after: int,
 ) -> int:
-    gen = TrafficGenerator(seed, start_ms=int(time.time() * 1000), events_per_s=rate)
-    board = Dashboard()
+    gen = TrafficGenerator(
+        seed, start_ms=int(time.time() * 1000), events_per_s=rate, degrade_after=degrade_after
+    )
     sent = [0]
     tasks = [
         asyncio.create_task(_generate(settings, gen, rate, sent)),
@@ -115,6 +130,8 @@ async def _live(
             rate_now = (board.scored - last_scored) / max(now - last_t, 1e-9)
             last_scored, last_t = board.scored, now
             status = "running" if worker.poll() is None else f"EXITED ({worker.returncode})"
+            if gen.degraded:
+                status += "   treatment DEGRADED"
             table = board.render(elapsed_s=now - started, produced=sent[0], events_per_s=rate_now)
             print(f"{clear}{header}   worker {status}\n\n{table}", flush=True)
             if worker.poll() is not None:
@@ -140,6 +157,8 @@ def run_demo(
     rate: float = 300.0,
     seed: int = 7,
     refresh_s: float = 3.0,
+    window_s: float = 10.0,
+    degrade_after_s: float | None = None,
 ) -> int:
     # A demo started in the background of a script inherits SIGINT as ignored: restore it,
     # and let SIGTERM stop the demo as Ctrl-C does.
@@ -147,9 +166,33 @@ def run_demo(
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     workdir = Path(tempfile.mkdtemp(prefix="ragmon-demo-"))
     print(f"starting the embedded broker and a worker (logs in {workdir}) ...", flush=True)
+    board = Dashboard()
+    secret = secrets.token_hex(16)
+    sink = WebhookSink(secret=secret, on_alert=lambda a: board.add_alert_line(sink_line(a)))
+    sink.start()
     broker = EmbeddedBroker(log_path=workdir / "broker.log").start()
+    window_ms = int(window_s * 1000)
     demo = settings.model_copy(
         update={
+            "tumbling_window_ms": window_ms,
+            "hopping_window_ms": 3 * window_ms,
+            "hopping_step_ms": window_ms,
+            "allowed_lateness_ms": min(2_000, window_ms // 2),
+            "window_idle_close_s": max(2.0, window_s / 2),
+            "baseline_min_windows": 3,
+            "baseline_min_events": 100,
+            "page_hinkley_min_instances": 100,
+            "alert_cooldown_ms": 6 * window_ms,
+            # the generator sends about 2 % malformed messages and 6 % injections on
+            # purpose: alert on clearly more than that, so the story is the degradation
+            "rate_thresholds": {
+                **settings.rate_thresholds,
+                "pipeline.dead_letter": 0.05,
+                "safety.injection.blocked": 0.15,
+            },
+            "alert_endpoints": [AlertEndpoint(name="demo-sink", kind="generic", url=sink.url)],
+            "webhook_secret": SecretStr(secret),
+            "delivery_max_backoff_s": 2.0,
             "bootstrap_servers": broker.bootstrap_servers,
             "web_host": "127.0.0.1",
             "web_port": free_port(),
@@ -164,10 +207,13 @@ def run_demo(
     try:
         asyncio.run(ensure_topics(demo))
         worker = start_worker(demo, workdir / "worker.log")
+        web = f"http://127.0.0.1:{demo.web_port}"
         header = (
-            f"ragmon demo   broker {broker.bootstrap_servers}   "
-            f"health http://127.0.0.1:{demo.web_port}/healthz   Ctrl-C stops"
+            f"ragmon demo   broker {broker.bootstrap_servers}   {web}/healthz   {web}/metrics\n"
+            f"webhook sink {sink.url}   windows {window_s:g} s   Ctrl-C stops"
         )
+        if degrade_after_s is None:
+            degrade_after_s = duration_s / 2 if duration_s is not None else 60.0
         code = asyncio.run(
             _live(
                 demo,
@@ -177,6 +223,8 @@ def run_demo(
                 seed=seed,
                 refresh_s=refresh_s,
                 header=header,
+                board=board,
+                degrade_after=int(degrade_after_s * rate),
             )
         )
     except KeyboardInterrupt:
@@ -185,6 +233,7 @@ def run_demo(
         if worker is not None:
             stop_process(worker)
         broker.stop()
+        sink.stop()
     if code:
         print(f"the worker stopped unexpectedly; see {workdir / 'worker.log'}", file=sys.stderr)
     else:

@@ -65,14 +65,15 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
         await ensure_topics(settings)
         producer = new_producer(settings)
         await producer.start()
-        stage = AggregationStage(settings, Decider(settings), producer, metrics)
-        await stage.start()
-        loop = ScoringLoop(
-            settings, stats, feed=WindowFeed(settings, metrics), stage=stage, producer=producer
-        )
+        on = settings.windows_enabled
+        stage = AggregationStage(settings, Decider(settings), producer, metrics) if on else None
+        feed = WindowFeed(settings, metrics) if on else None
+        loop = ScoringLoop(settings, stats, feed=feed, stage=stage, producer=producer)
         tasks: list[asyncio.Task[None]] = []
         try:
-            tasks.append(asyncio.create_task(stage.run(), name="aggregate"))
+            if stage is not None:
+                await stage.start()
+                tasks.append(asyncio.create_task(stage.run(), name="aggregate"))
             if settings.alert_endpoints:
                 tasks.append(asyncio.create_task(run_deliveries(settings, deliveries)))
             await loop.start()
@@ -92,7 +93,8 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            await stage.stop()  # first: it releases an assignment waiting for it
+            if stage is not None:
+                await stage.stop()  # first: it releases an assignment waiting for it
             await loop.stop()
             await producer.stop()
 

@@ -87,9 +87,7 @@ class _Rebalance(ConsumerRebalanceListener):  # type: ignore[misc]
 
     async def on_partitions_revoked(self, revoked: set[TopicPartition]) -> None:
         async with self._loop._lock:
-            if self._loop.feed is not None:
-                for tp in revoked:
-                    self._loop.feed.forget_partition(tp.partition)
+            pass
 
     async def on_partitions_assigned(self, assigned: set[TopicPartition]) -> None:
         log.info("assigned %d partitions", len(assigned))
@@ -195,8 +193,9 @@ class ScoringLoop:
         scored = 0
         reasons: Counter[str] = Counter()
         offsets: dict[TopicPartition, int] = {}
+        part = None if self.feed is None else self.feed.batch()
+        sources = []
         for tp, records in batch.items():
-            part = None if self.feed is None else self.feed.batch(tp.partition)
             for record in records:
                 result = process(record.value, max_bytes=s.max_event_bytes)
                 if isinstance(result, EventError):
@@ -212,11 +211,13 @@ class ScoringLoop:
                     pending.append(await send(s.scores_topic, value, key=key))
                     if part is not None:
                         part.add(result)
-            if part is not None:
-                source = SourceRange(tp.topic, tp.partition, records[0].offset, records[-1].offset)
-                partial = part.finish(source).to_json()
-                pending.append(await send(s.partials_topic, partial, partition=0))
+            sources.append(
+                SourceRange(tp.topic, tp.partition, records[0].offset, records[-1].offset)
+            )
             offsets[tp] = records[-1].offset + 1
+        if part is not None:
+            partial = part.finish(sources).to_json()
+            pending.append(await send(s.partials_topic, partial, partition=0))
         await asyncio.gather(*pending)
         await self.consumer.commit(offsets)
         st = self.stats

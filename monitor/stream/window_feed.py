@@ -1,4 +1,4 @@
-"""The scoring loop's side of windowing: per batch and source partition, the partial
+"""The scoring loop's side of windowing: per batch, the partial
 aggregates, the change points of the per-event detectors, and the Prometheus counters.
 
 The per-event work is small (a dict of metric values, a dedupe check, list appends, the
@@ -50,25 +50,19 @@ class WindowFeed:
         )
         self.labels = LabelCap(settings.max_label_values)
         self.detectors = ChangePointDetectors(DriftConfig.from_settings(settings))
-        self._seen: dict[int, SeenEvents] = {}
+        self.seen = SeenEvents()
         self._horizon_ms = (
             max(settings.tumbling_window_ms, settings.hopping_window_ms)
             + settings.allowed_lateness_ms
             + self.pane_ms
         )
 
-    def batch(self, partition: int) -> BatchFeed:
-        seen = self._seen.get(partition)
-        if seen is None:
-            seen = self._seen[partition] = SeenEvents()
-        return BatchFeed(self, PartialBuilder(self.pane_ms, self.labels, seen))
-
-    def forget_partition(self, partition: int) -> None:
-        self._seen.pop(partition, None)
+    def batch(self) -> BatchFeed:
+        return BatchFeed(self, PartialBuilder(self.pane_ms, self.labels, self.seen))
 
 
 class BatchFeed:
-    """One batch of one source partition."""
+    """One batch (every partition in it)."""
 
     def __init__(self, feed: WindowFeed, builder: PartialBuilder) -> None:
         self.feed = feed
@@ -96,10 +90,10 @@ class BatchFeed:
         self.builder.add_dead_letter(kafka_timestamp_ms)
         self.dead_letters[reason] += 1
 
-    def finish(self, source: SourceRange) -> Partial:
+    def finish(self, sources: list[SourceRange]) -> Partial:
         """The partial for this batch; counters and histograms are updated now."""
         b = self.builder
-        partial = b.build(source)
+        partial = b.build(sources)
         if b.max_timestamp_ms is not None:
             pane = b.max_timestamp_ms - self.feed._horizon_ms
             b.seen.forget_before(pane - pane % self.feed.pane_ms)

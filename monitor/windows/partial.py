@@ -1,10 +1,10 @@
-"""Partial window aggregates: what one worker saw of one source partition in one batch.
+"""Partial window aggregates: what one worker saw in one batch.
 
-A worker scores a batch, builds one :class:`Partial` per source partition (aggregates per
-pane of event time, per capped label set and metric id, plus the change points its
-detectors found), writes it to the internal partials topic, and only then commits the
-batch's offsets. The partial carries the source offset range it covers, so the
-aggregating stage can merge partials idempotently (a range already merged is skipped) and
+A worker scores a batch, builds one :class:`Partial` (aggregates per pane of event time,
+per capped label set and metric id, plus the change points its detectors found), writes
+it to the internal partials topic, and only then commits the batch's offsets. The partial
+carries the source offset range it covers in every partition of the batch, so the
+aggregating stage can merge partials idempotently (ranges already merged are skipped) and
 a restarted worker can resume after the last range already written (DESIGN section 6).
 
 >>> b = PartialBuilder(pane_ms=60_000, labels=LabelCap(20), seen=SeenEvents())
@@ -12,7 +12,7 @@ a restarted worker can resume after the last range already written (DESIGN secti
 True
 >>> b.add_event("e1", 61_000, ("control", "acme", "bot"), {"quality.overall": 0.5})
 False
->>> p = b.build(SourceRange("rag.events.v1", 0, 10, 11))
+>>> p = b.build([SourceRange("rag.events.v1", 0, 10, 11)])
 >>> p.duplicates, p.panes[(60_000, "control", "acme", "bot")]["quality.overall"].count
 (1, 1)
 >>> Partial.from_json(p.to_json()) == p
@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,18 +54,19 @@ class SourceRange:
 
 @dataclass(slots=True)
 class Partial:
-    source: SourceRange
+    sources: tuple[SourceRange, ...]
     panes: dict[PaneKey, dict[str, Aggregate]]
     max_timestamp_ms: int | None = None
     duplicates: int = 0
     change_points: list[dict[str, Any]] = field(default_factory=list)
 
     def to_json(self) -> bytes:
-        s = self.source
         return orjson.dumps(
             {
                 "kind": "partial",
-                "source": [s.topic, s.partition, s.first_offset, s.last_offset],
+                "sources": [
+                    [s.topic, s.partition, s.first_offset, s.last_offset] for s in self.sources
+                ],
                 "max_timestamp_ms": self.max_timestamp_ms,
                 "duplicates": self.duplicates,
                 "change_points": self.change_points,
@@ -77,7 +79,6 @@ class Partial:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Partial:
-        topic, partition, first, last = data["source"]
         panes: dict[PaneKey, dict[str, Aggregate]] = {}
         for key, metrics in data["panes"]:
             start, variant, tenant, application = key
@@ -85,7 +86,10 @@ class Partial:
                 m: Aggregate.from_dict(agg) for m, agg in metrics.items()
             }
         return cls(
-            source=SourceRange(str(topic), int(partition), int(first), int(last)),
+            sources=tuple(
+                SourceRange(str(topic), int(partition), int(first), int(last))
+                for topic, partition, first, last in data["sources"]
+            ),
             panes=panes,
             max_timestamp_ms=data["max_timestamp_ms"],
             duplicates=int(data["duplicates"]),
@@ -100,7 +104,7 @@ class Partial:
 class PartialBuilder:
     """Collects one batch's values column-wise; :meth:`build` aggregates each column once.
 
-    ``labels`` and ``seen`` outlive the batch (one per source partition or worker).
+    ``labels`` and ``seen`` outlive the batch (one per worker).
     """
 
     def __init__(self, pane_ms: int, labels: LabelCap, seen: SeenEvents) -> None:
@@ -146,9 +150,11 @@ class PartialBuilder:
         if self.max_timestamp_ms is None or timestamp_ms > self.max_timestamp_ms:
             self.max_timestamp_ms = timestamp_ms
 
-    def build(self, source: SourceRange) -> Partial:
+    def build(self, sources: Iterable[SourceRange]) -> Partial:
         panes = {
             key: {m: Aggregate.from_array(np.asarray(v, dtype=np.float64)) for m, v in cols.items()}
             for key, cols in self.columns.items()
         }
-        return Partial(source, panes, self.max_timestamp_ms, self.duplicates, self.change_points)
+        return Partial(
+            tuple(sources), panes, self.max_timestamp_ms, self.duplicates, self.change_points
+        )

@@ -153,6 +153,27 @@ class QuantileSketch:
         self._zero += other._zero
         self._count += other._count
 
+    def _with_bins(self, positive: Bins, negative: Bins, zero: int, count: int) -> QuantileSketch:
+        """Internal fast constructor: a new sketch of this one's accuracy holding exactly
+        the given stores (taken over, not copied), for callers that computed the buckets
+        themselves (:meth:`Aggregate.from_groups`). Nothing is validated: the keys must
+        be this accuracy's bucket keys, the counts positive, and ``count`` must equal
+        ``zero`` plus every bucket count.
+
+        >>> s = QuantileSketch()
+        >>> s.add_many(np.array([1.0, 1.0, -3.0, 0.0]))
+        >>> QuantileSketch()._with_bins({0: 2}, {55: 1}, 1, 4) == s
+        True
+        """
+        out = QuantileSketch.__new__(QuantileSketch)
+        out.relative_accuracy = self.relative_accuracy
+        out._log_gamma = self._log_gamma
+        out._positive = positive
+        out._negative = negative
+        out._zero = zero
+        out._count = count
+        return out
+
     def copy(self) -> QuantileSketch:
         """An independent copy."""
         out = QuantileSketch(self.relative_accuracy)

@@ -16,7 +16,7 @@ and per application (dead letters, labelled ``unknown``, excluded).
 >>> from monitor.windows.partial import Partial, SourceRange
 >>> store = WindowStore([WindowKind("tumbling", 10, 10)], lateness_ms=0)
 >>> agg = Aggregate.of([0.5, 0.7])
->>> p = Partial(SourceRange("t", 0, 0, 1), {(0, "a", "x", "y"): {"q": agg}}, 9)
+>>> p = Partial((SourceRange("t", 0, 0, 1),), {(0, "a", "x", "y"): {"q": agg}}, 9)
 >>> store.merge(p), store.merge(p)
 (True, False)
 >>> store.close()
@@ -96,16 +96,28 @@ class WindowStore:
         self.watermark_ms: int | None = None
         self.merged_upto: dict[tuple[str, int], int] = {}
         self.duplicates = 0
+        self.overlaps = 0
 
     # -- input ---------------------------------------------------------------------------
     def merge(self, partial: Partial) -> bool:
-        """Merge ``partial`` unless its source range is already merged; True if merged."""
-        src = partial.source
-        where = (src.topic, src.partition)
-        done = self.merged_upto.get(where)
-        if done is not None and src.last_offset <= done:
+        """Merge ``partial`` unless its source ranges are already merged; True if merged.
+
+        A partial whose ranges are only partly merged cannot happen when workers resume
+        after their last partial (as they do); should it happen anyway, it is merged and
+        counted in ``overlaps``.
+        """
+        fresh = 0
+        for src in partial.sources:
+            done = self.merged_upto.get((src.topic, src.partition))
+            if done is None or src.last_offset > done:
+                fresh += 1
+        if partial.sources and not fresh:
             return False
-        self.merged_upto[where] = src.last_offset
+        if fresh < len(partial.sources):
+            self.overlaps += 1
+        for src in partial.sources:
+            where = (src.topic, src.partition)
+            self.merged_upto[where] = max(src.last_offset, self.merged_upto.get(where, -1))
         self.duplicates += partial.duplicates
         for state in self.kinds.values():
             for key, metrics in partial.panes.items():

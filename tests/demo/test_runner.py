@@ -1,5 +1,6 @@
-"""``ragmon demo`` end to end: scored traffic and dead letters on screen, and Ctrl-C
-(SIGINT) stops the demo and every process it started."""
+"""``ragmon demo`` end to end: scored traffic, dead letters, closed windows and the alerts
+its degraded treatment variant raises on screen, and Ctrl-C (SIGINT) stops the demo and
+every process it started."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.broker, pytest.mark.timeout(150)]
+pytestmark = [pytest.mark.broker, pytest.mark.timeout(180)]
 
 _TOTALS = re.compile(r"scored\s+(\d+)\s+dead letters\s+(\d+)")
+_QUALITY_ALERT = re.compile(r"\[FIRING\] \w+ \w+ quality\.\w+: .*variant=treatment")
+_WINDOW = re.compile(r"\d\d:\d\d:\d\d-\d\d:\d\d:\d\d   control \d\.\d{3} \(\d+\)")
 
 
 def _children(pid: int) -> list[int]:
@@ -37,24 +40,33 @@ def test_demo_shows_scores_and_stops_everything_on_sigint(tmp_path: Path) -> Non
     out = tmp_path / "demo.out"
     with out.open("wb") as sink:
         demo = subprocess.Popen(
-            [sys.executable, "-m", "monitor", "demo", "--refresh", "2", "--rate", "200"],
+            [
+                *(sys.executable, "-m", "monitor", "demo", "--refresh", "2", "--rate", "200"),
+                *("--window", "3", "--degrade-after", "15"),
+            ],
             stdout=sink,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             env={k: v for k, v in os.environ.items() if not k.startswith("MONITOR_")},
         )
     try:
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 120
         scored = dead = 0
-        while time.monotonic() < deadline and not (scored > 0 and dead > 0):
+        alerted = False
+        while time.monotonic() < deadline and not (scored > 0 and dead > 0 and alerted):
             time.sleep(1)
-            totals = _TOTALS.findall(out.read_text())
+            text = out.read_text()
+            totals = _TOTALS.findall(text)
             if totals:
                 scored, dead = map(int, totals[-1])
-            assert demo.poll() is None, out.read_text()
-        assert scored > 0 and dead > 0, out.read_text()
+            alerted = bool(_QUALITY_ALERT.search(text))
+            assert demo.poll() is None, text
         text = out.read_text()
+        assert scored > 0 and dead > 0, text
         assert "control" in text and "treatment" in text and "mean quality" in text
+        assert _WINDOW.search(text), text
+        # the treatment variant degrades after 15 s: its alert reaches the sink, signed
+        assert alerted and "treatment DEGRADED" in text, text
         children = _children(demo.pid)
         assert len(children) == 2  # the broker and the worker
         demo.send_signal(signal.SIGINT)

@@ -28,7 +28,7 @@ def partial(offset: int, events: list[tuple[int, float]], variant: str = "a") ->
     b = PartialBuilder(60_000, LabelCap(20), SeenEvents())
     for i, (ts, value) in enumerate(events):
         b.add_event(f"{offset}-{i}", ts, (variant, "t", "app"), vals(value))
-    return b.build(SourceRange("events", 0, offset, offset + max(len(events) - 1, 0)))
+    return b.build([SourceRange("events", 0, offset, offset + max(len(events) - 1, 0))])
 
 
 def counts(store: WindowStore) -> list[tuple[str, int, int, int]]:
@@ -98,7 +98,7 @@ def test_rollups_by_variant_and_dead_letters_only_overall() -> None:
     b.add_event("1", 1_000, ("control", "t1", "app"), vals(0.2))
     b.add_event("2", 2_000, ("treatment", "t1", "app"), vals(0.8))
     b.add_dead_letter(3_000)
-    store.merge(b.build(SourceRange("events", 0, 0, 2)))
+    store.merge(b.build([SourceRange("events", 0, 0, 2)]))
     store.advance(60_000)
     [window] = store.close()
     assert window.events == 3
@@ -115,7 +115,7 @@ def test_a_redelivered_event_id_counts_once_across_batches() -> None:
     first.add_event("dup", 1_000, ("a", "t", "x"), {"quality.overall": 0.5})
     again = PartialBuilder(60_000, labels, seen)
     assert again.add_event("dup", 1_000, ("a", "t", "x"), {"quality.overall": 0.5}) is False
-    assert again.build(SourceRange("events", 0, 1, 1)).duplicates == 1
+    assert again.build([SourceRange("events", 0, 1, 1)]).duplicates == 1
 
 
 @settings(max_examples=40, deadline=None)
@@ -136,7 +136,7 @@ def test_partials_from_many_partitions_equal_one_pass(
     b = PartialBuilder(60_000, LabelCap(20), SeenEvents())
     for i, (ts, v) in enumerate(events):
         b.add_event(str(i), ts, ("a", "t", "x"), {"quality.overall": v})
-    one.merge(b.build(SourceRange("events", 0, 0, len(events) - 1)))
+    one.merge(b.build([SourceRange("events", 0, 0, len(events) - 1)]))
 
     many = WindowStore(kinds, lateness_ms=0)
     chunks: list[Partial] = []
@@ -146,14 +146,14 @@ def test_partials_from_many_partitions_equal_one_pass(
             part = PartialBuilder(60_000, LabelCap(20), SeenEvents())
             for i, (ts, v) in mine[start : start + 7]:
                 part.add_event(str(i), ts, ("a", "t", "x"), {"quality.overall": v})
-            chunks.append(part.build(SourceRange("events", p, start, start + 6)))
+            chunks.append(part.build([SourceRange("events", p, start, start + 6)]))
     rng.shuffle(chunks)  # partitions interleave in any order (each in its own order)
-    chunks.sort(key=lambda c: (c.source.partition, c.source.first_offset))
+    chunks.sort(key=lambda c: (c.sources[0].partition, c.sources[0].first_offset))
     rng.shuffle(chunks)
     by_partition: dict[int, list[Partial]] = {}
     for c in chunks:
-        by_partition.setdefault(c.source.partition, []).append(c)
-    for c in sorted(chunks, key=lambda c: (c.source.first_offset, rng.random())):
+        by_partition.setdefault(c.sources[0].partition, []).append(c)
+    for c in sorted(chunks, key=lambda c: (c.sources[0].first_offset, rng.random())):
         many.merge(c)
     for store in (one, many):
         store.advance(10**9)
