@@ -369,7 +369,7 @@ def bench_soak(duration_s: float, rate: float, workdir: Path) -> list[Row]:
                 return await traffic
 
             sent = asyncio.run(run())
-            seconds, seen = asyncio.run(
+            _, seen = asyncio.run(
                 _count_topic(settings, settings.scores_topic, sent, decode=False, timeout_s=120)
             )
         finally:

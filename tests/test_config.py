@@ -30,6 +30,8 @@ def test_defaults() -> None:
         "rag.events.dlq.v1",
         "rag.alerts.v1",
         "rag.ab-results.v1",
+        "rag.window-partials.v1",
+        "rag.windows.v1",
     ]
     assert s.web_host == "127.0.0.1"
     assert s.kafka_sasl_password is None
