@@ -151,10 +151,20 @@ class PartialBuilder:
             self.max_timestamp_ms = timestamp_ms
 
     def build(self, sources: Iterable[SourceRange]) -> Partial:
-        panes = {
-            key: {m: Aggregate.from_array(np.asarray(v, dtype=np.float64)) for m, v in cols.items()}
-            for key, cols in self.columns.items()
-        }
+        # every (pane, series, metric) column aggregated in one vectorised pass
+        slots = [(key, metric) for key, cols in self.columns.items() for metric in cols]
+        columns = [self.columns[key][metric] for key, metric in slots]
+        values = np.fromiter(
+            (v for column in columns for v in column),
+            dtype=np.float64,
+            count=sum(map(len, columns)),
+        )
+        groups = np.repeat(np.arange(len(columns), dtype=np.intp), [len(c) for c in columns])
+        panes: dict[PaneKey, dict[str, Aggregate]] = {key: {} for key in self.columns}
+        for (key, metric), agg in zip(
+            slots, Aggregate.from_groups(values, groups, len(columns)), strict=True
+        ):
+            panes[key][metric] = agg
         return Partial(
             tuple(sources), panes, self.max_timestamp_ms, self.duplicates, self.change_points
         )

@@ -3,9 +3,11 @@ equals one pass; vectorised and scalar paths agree; exact JSON round trip."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
+from typing import Any
 
 import numpy as np
 import orjson
@@ -226,3 +228,136 @@ def test_from_dict_rejects_malformed_data() -> None:
         Aggregate.from_dict({**good, "count": 3})
     with pytest.raises(ValueError, match="malformed"):
         Aggregate.from_dict({**good, "min": None})
+
+
+# ---------------------------------------------------------------------- from_groups
+
+GROUPED_VALUES = st.lists(
+    st.one_of(
+        st.floats(-1e6, 1e6),  # subnormals included: the sketch's zero bucket
+        st.sampled_from([0.0, -0.0, 5e-324, -1e-310, 1.0, -1.0, 0.1, 1e-9, -1e-9]),
+    ),
+    max_size=120,
+)
+
+
+def assert_matches_per_group(
+    values: np.ndarray, groups: np.ndarray, n_groups: int, accuracy: float = 0.01
+) -> list[Aggregate]:
+    """``from_groups`` against one ``from_array`` per group: count, min, max and sketch
+    exactly (bucket for bucket), total and m2 up to rounding."""
+    grouped = Aggregate.from_groups(values, groups, n_groups, accuracy)
+    assert len(grouped) == n_groups
+    for g, agg in enumerate(grouped):
+        part = values[groups == g]
+        single = Aggregate.from_array(part, accuracy)
+        assert agg.sketch.relative_accuracy == accuracy
+        assert agg.sketch.count == single.sketch.count == agg.count
+        if part.size == 0:
+            assert agg == single == Aggregate(sketch=QuantileSketch(accuracy))
+            continue
+        assert_same(agg, single, part.tolist())
+        # the same buckets, in the same (ascending) order, so to_dict is identical too
+        assert list(agg.sketch.positive_bins.items()) == list(single.sketch.positive_bins.items())
+        assert list(agg.sketch.negative_bins.items()) == list(single.sketch.negative_bins.items())
+        assert agg.sketch.zero_count == single.sketch.zero_count
+        assert agg.sketch.to_dict() == single.sketch.to_dict()
+        # total and m2 are the only fields allowed to differ, by rounding
+        assert close(agg.m2, single.m2, float(np.dot(part, part)))
+        assert dataclasses.replace(single, total=agg.total, m2=agg.m2) == agg
+    return grouped
+
+
+@settings(max_examples=300, deadline=None)
+@given(GROUPED_VALUES, st.data())
+def test_from_groups_equals_from_array_per_group(values: list[float], data: st.DataObject) -> None:
+    # more group ids than values in many examples: some groups are empty
+    n_groups = data.draw(st.integers(1 if values else 0, len(values) + 3), label="n_groups")
+    groups = data.draw(
+        st.lists(st.integers(0, max(n_groups - 1, 0)), min_size=len(values), max_size=len(values)),
+        label="groups",
+    )
+    accuracy = data.draw(st.sampled_from([0.01, 0.05, 0.001]), label="accuracy")
+    x = np.array(values, dtype=np.float64)
+    assert_matches_per_group(x, np.array(groups, dtype=np.intp), n_groups, accuracy)
+
+
+def test_from_groups_on_a_batch_like_the_workers() -> None:
+    rng = np.random.default_rng(11)
+    x = np.concatenate(
+        [rng.gamma(2.0, 150.0, 600), -rng.lognormal(0.0, 2.0, 200), np.zeros(100), [-0.0] * 9]
+    )
+    x = np.concatenate([x, rng.uniform(0.0, 1.0, 1000 - x.size)])
+    groups = rng.integers(0, 60, x.size)  # int64 ids work too
+    groups[groups == 17] = 18  # group 17 is empty
+    grouped = assert_matches_per_group(x, groups, 61)  # and so is group 60
+    assert grouped[17] == grouped[60] == Aggregate()
+    assert sum(a.count for a in grouped) == x.size
+
+
+def test_from_groups_with_extreme_keys_takes_the_lexsort_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # with a tiny accuracy the bucket keys of 1e-307 and 1e150 are ~5e17 apart, so the
+    # (group, store, key) codes of 12 groups no longer fit in int64: the fallback sorts
+    accuracy = 1e-15
+    x = np.array([1e-307, 1e150, -5.0, 0.0, 2.5, 2.5, -1e-307, 7.0, 1e150, -5.0, 3.0, 1e-307])
+    groups = np.array([0, 0, 1, 1, 2, 2, 3, 4, 5, 6, 11, 11])
+    keys = np.ceil(np.log(np.abs(x[x != 0.0])) / QuantileSketch(accuracy)._log_gamma)
+    assert 2 * 12 * (int(keys.max()) - int(keys.min()) + 1) > 2**63 - 1
+    lexsort, lexsorts = np.lexsort, list[int]()
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        lexsorts.append(1)
+        return lexsort(*args, **kwargs)
+
+    monkeypatch.setattr(np, "lexsort", spy)
+    assert_matches_per_group(x, groups, 12, accuracy)
+    assert lexsorts  # the fallback ran
+    lexsorts.clear()
+    assert_matches_per_group(x, groups, 12, 0.01)
+    assert not lexsorts  # at the default accuracy the codes fit
+
+
+def test_from_groups_empty_shapes_and_accuracy() -> None:
+    assert Aggregate.from_groups(np.array([]), np.array([], dtype=np.intp), 0) == []
+    empty = Aggregate.from_groups(np.array([]), np.array([], dtype=np.intp), 3, 0.05)
+    assert empty == [Aggregate(sketch=QuantileSketch(0.05))] * 3
+    # any shape, as from_array: both arrays are flattened
+    grid = np.array([[1.0, 2.0], [3.0, -4.0]])
+    a, b = Aggregate.from_groups(grid, np.array([[0, 1], [1, 0]]), 2)
+    assert a.sketch == Aggregate.of([1.0, -4.0]).sketch and a.count == 2
+    assert (b.count, b.total, b.minimum, b.maximum) == (2, 5.0, 2.0, 3.0)
+    # results are independent objects
+    a.add(10.0)
+    assert b.count == 2 and b.sketch.count == 2
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_from_groups_rejects_non_finite_values(bad: float) -> None:
+    with pytest.raises(ValueError, match="finite"):
+        Aggregate.from_groups(np.array([1.0, bad, 2.0]), np.array([0, 1, 0]), 2)
+
+
+def test_from_groups_rejects_overflow_and_bad_groups() -> None:
+    with pytest.raises(ValueError, match="overflows"):
+        Aggregate.from_groups(np.array([1.0, 1e308, 1e308]), np.array([0, 1, 1]), 2)
+    with pytest.raises(ValueError, match="overflows"):
+        Aggregate.from_groups(np.array([1e200, 1.0, -1e200]), np.array([1, 0, 1]), 2)
+    # sums that overflow only when groups are mixed up do not
+    split = Aggregate.from_groups(np.array([1e308, 1e308]), np.array([0, 1]), 2)
+    assert [a.total for a in split] == [1e308, 1e308]
+    with pytest.raises(ValueError, match="group ids"):
+        Aggregate.from_groups(np.array([1.0, 2.0]), np.array([0, 2]), 2)
+    with pytest.raises(ValueError, match="group ids"):
+        Aggregate.from_groups(np.array([1.0, 2.0]), np.array([0, -1]), 2)
+    with pytest.raises(ValueError, match="group ids"):
+        Aggregate.from_groups(np.array([1.0]), np.array([0]), 0)
+    with pytest.raises(ValueError, match="integers"):
+        Aggregate.from_groups(np.array([1.0]), np.array([0.0]), 1)
+    with pytest.raises(ValueError, match="2 values but 1 group ids"):
+        Aggregate.from_groups(np.array([1.0, 2.0]), np.array([0]), 1)
+    with pytest.raises(ValueError, match="n_groups"):
+        Aggregate.from_groups(np.array([]), np.array([], dtype=np.intp), -1)
+    with pytest.raises(ValueError, match="relative_accuracy"):
+        Aggregate.from_groups(np.array([1.0]), np.array([0]), 1, relative_accuracy=1.5)

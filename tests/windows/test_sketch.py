@@ -209,3 +209,14 @@ def test_errors() -> None:
         QuantileSketch.from_dict(
             {"relative_accuracy": 0.01, "zero": 0, "positive": [[0, [-1]]], "negative": []}
         )
+
+
+def test_with_bins_takes_over_ready_buckets() -> None:
+    # the internal constructor behind Aggregate.from_groups: no validation, no copy
+    prototype = QuantileSketch(0.05)
+    positive, negative = {0: 2}, {6: 1}
+    s = prototype._with_bins(positive, negative, 1, 4)
+    assert s == sketch_of(np.array([1.0, 0.99, -1.8, 0.0]), 0.05) and s.count == 4
+    assert s.positive_bins is positive and s.negative_bins is negative
+    s.add(1.0)
+    assert positive == {0: 3} and prototype == QuantileSketch(0.05) and prototype.count == 0
