@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from monitor.alerts.alert import Alert, Diagnosis
 from monitor.alerts.rules import AlertBook, diagnose
-from monitor.config import Settings
 from monitor.drift.baseline import BaselineBook
 from monitor.drift.changepoint import ChangePoint
 from monitor.drift.conditions import Condition, evaluate_window
@@ -24,6 +24,9 @@ from monitor.drift.config import DriftConfig
 from monitor.windows.aggregate import Aggregate
 from monitor.windows.partial import Partial
 from monitor.windows.store import ClosedWindow, RollupKey, WindowKind, WindowStore
+
+if TYPE_CHECKING:  # pydantic-settings imports asyncio: a pure module only names the type
+    from monitor.config import Settings
 
 __all__ = ["Decider", "Decision", "drift_config"]
 

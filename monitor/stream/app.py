@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable
 from typing import Any
 
 import faust
@@ -93,10 +94,12 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            # offsets are committed per batch, so a client that does not close in time is
+            # abandoned rather than holding up the shutdown
             if stage is not None:
-                await stage.stop()  # first: it releases an assignment waiting for it
-            await loop.stop()
-            await producer.stop()
+                await _bounded(stage.stop(), "aggregating stage")  # releases an assignment
+            await _bounded(loop.stop(), "scoring consumer")
+            await _bounded(producer.stop(), "producer")
 
     @app.page("/healthz")
     async def healthz(web: Any, request: Any) -> Any:
@@ -119,6 +122,13 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
         return web.bytes(generate_latest(registry), content_type=EXPOSITION_TYPE)
 
     return app, stats
+
+
+async def _bounded(step: Awaitable[None], name: str, timeout_s: float = 5.0) -> None:
+    try:
+        await asyncio.wait_for(step, timeout_s)
+    except TimeoutError:
+        log.warning("%s did not close within %.0f s; abandoned", name, timeout_s)
 
 
 def run_worker(settings: Settings) -> None:
