@@ -5,7 +5,7 @@ Errors raised by ragmon itself form one small hierarchy::
     MonitorError                  base of every ragmon error
     ├── ConfigError               settings that cannot be parsed or are inconsistent
     ├── EventError                an input message that cannot become a ``RagEvent``
-    └── BrokerError               the embedded broker could not be started
+    └── BrokerError               a broker could not be started or reached
 
 Nothing happens at import: modules only define things.
 """

@@ -103,6 +103,16 @@ def _parser() -> _Parser:
     c.add_argument("--out", type=Path, default=Path("schemas"), help="directory (schemas/)")
 
     sub.add_parser("config", help="print the effective configuration, secrets masked")
+
+    a = sub.add_parser("ab", help="the latest A/B statistics of an experiment")
+    a.add_argument("--experiment", required=True, metavar="ID", help="experiment id")
+    a.add_argument(
+        "--scope",
+        choices=("cumulative", "hopping"),
+        default="cumulative",
+        help="since the experiment's first event (default) or the last hopping window",
+    )
+    a.add_argument("--json", action="store_true", help="print the AbResult JSON")
     return p
 
 
@@ -168,6 +178,19 @@ def _run(args: argparse.Namespace) -> int:
             window_s=args.window,
             degrade_after_s=args.degrade_after,
         )
+    if args.command == "ab":
+        import asyncio
+
+        from monitor.ab.table import render
+        from monitor.stream.ab_reader import latest_result
+
+        result = asyncio.run(latest_result(settings, args.experiment, args.scope))
+        if result is None:
+            print(f"ragmon: no {args.scope} results for experiment {args.experiment!r} in "
+                  f"{settings.ab_results_topic}", file=sys.stderr)  # fmt: skip
+            return 1
+        print(result.model_dump_json(indent=2) if args.json else render(result))
+        return 0
     raise _UsageError(f"ragmon: unknown command {args.command}")  # pragma: no cover
 
 

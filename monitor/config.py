@@ -71,7 +71,12 @@ class Settings(BaseSettings):
     hopping_step_ms: int = Field(default=60_000, ge=10)
     allowed_lateness_ms: int = Field(default=10_000, ge=0)
     window_idle_close_s: float = Field(default=30.0, gt=0)
+    # a source partition this far behind the newest one no longer holds the watermark
+    idle_partition_ms: int = Field(default=60_000, ge=0)
     max_label_values: int = Field(default=20, ge=1)
+    # how long event ids are remembered to count a duplicate once (redelivery after a crash
+    # or a rebalance is handled by offsets; this catches producer retries)
+    dedupe_horizon_ms: int = Field(default=120_000, ge=0)
 
     # Baselines and detectors: every threshold configurable
     baseline_horizon_ms: int = Field(default=86_400_000, ge=1)
@@ -95,6 +100,12 @@ class Settings(BaseSettings):
     page_hinkley_delta: float = Field(default=0.005, ge=0)
     page_hinkley_min_instances: int = Field(default=200, ge=1)
     alert_cooldown_ms: int = Field(default=900_000, ge=0)
+
+    # A/B statistics (DESIGN section 8)
+    ab_alpha: float = Field(default=0.05, gt=0, lt=1)
+    ab_control: str | None = None  # default: the variant named "control", else the first seen
+    ab_split: dict[str, float] = {}  # expected traffic split per variant; default: equal
+    ab_srm_threshold_p: float = Field(default=0.001, gt=0, lt=1)
 
     # Alert delivery
     alert_endpoints: list[AlertEndpoint] = []

@@ -1,4 +1,6 @@
-"""Closed windows to decisions: rules, baselines, change points and the alert state.
+"""Closed windows to decisions: rules, baselines, change points, the alert state, and the
+A/B statistics of every experiment (cumulative since its first window at every tumbling
+close, and per hopping window).
 
 Pure and deterministic: the aggregating stage feeds it partials (and watermarks) in the
 order of the partials topic, and replaying that topic after a restart rebuilds exactly
@@ -15,12 +17,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from monitor.ab.analysis import AB_METRICS, AbConfig, ExperimentState, analyse
 from monitor.alerts.alert import Alert, Diagnosis
 from monitor.alerts.rules import AlertBook, diagnose
 from monitor.drift.baseline import BaselineBook
 from monitor.drift.changepoint import ChangePoint
 from monitor.drift.conditions import Condition, evaluate_window
 from monitor.drift.config import DriftConfig
+from monitor.events.ab_result import AbResult, Span
 from monitor.windows.aggregate import Aggregate
 from monitor.windows.partial import Partial
 from monitor.windows.store import ClosedWindow, RollupKey, WindowKind, WindowStore
@@ -39,6 +43,16 @@ def drift_config(settings: Settings) -> DriftConfig:
 class Decision:
     window: ClosedWindow
     alerts: list[Alert] = field(default_factory=list)
+    ab_results: list[AbResult] = field(default_factory=list)
+
+
+def ab_config(settings: Settings) -> AbConfig:
+    return AbConfig(
+        alpha=settings.ab_alpha,
+        control=settings.ab_control,
+        split=dict(settings.ab_split) or None,
+        srm_threshold_p=settings.ab_srm_threshold_p,
+    )
 
 
 class Decider:
@@ -50,9 +64,14 @@ class Decider:
                 WindowKind("hopping", settings.hopping_window_ms, settings.hopping_step_ms),
             ],
             lateness_ms=settings.allowed_lateness_ms,
+            idle_partition_ms=settings.idle_partition_ms,
         )
         self.baselines = BaselineBook(self.config)
         self.alerts = AlertBook(self.config.cooldown_ms)
+        self.ab = ab_config(settings)
+        self.experiments: dict[str, ExperimentState] = {}
+        self.cumulative: dict[str, dict[str, dict[str, Aggregate]]] = {}
+        self.first_window_ms: dict[str, int] = {}
 
     def merge(self, partial: Partial) -> bool:
         return self.store.merge(partial)
@@ -65,8 +84,32 @@ class Decider:
         out = []
         for window in self.store.close():
             alerts = self._evaluate(window) if window.kind == "tumbling" else []
-            out.append(Decision(window, alerts))
+            out.append(Decision(window, alerts, self._experiments(window)))
         return out
+
+    def _experiments(self, window: ClosedWindow) -> list[AbResult]:
+        """Cumulative results at each tumbling close; per-window ones at each hopping close."""
+        results = []
+        for name, arms in sorted(window.experiments.items()):
+            state = self.experiments.setdefault(name, ExperimentState())
+            if window.kind == "tumbling":
+                total = self.cumulative.setdefault(name, {})
+                for variant, metrics in arms.items():
+                    mine = total.setdefault(variant, {})
+                    for metric, agg in metrics.items():
+                        if metric not in AB_METRICS:
+                            continue
+                        if metric in mine:
+                            mine[metric].merge_in(agg)
+                        else:
+                            mine[metric] = agg.copy()
+                start = self.first_window_ms.setdefault(name, window.start_ms)
+                span = Span(scope="cumulative", start_ms=start, end_ms=window.end_ms)
+                results.append(analyse(name, span, total, self.ab, state))
+            else:
+                span = Span(scope="hopping", start_ms=window.start_ms, end_ms=window.end_ms)
+                results.append(analyse(name, span, arms, self.ab, state))
+        return results
 
     def baseline(self, key: RollupKey, metric: str, now_ms: int) -> float | None:
         found = self.baselines.baseline(key, metric, now_ms)

@@ -31,4 +31,5 @@ class EventError(MonitorError):
 
 
 class BrokerError(MonitorError):
-    """The embedded Kafka-compatible broker could not be started or reached."""
+    """A Kafka broker (the embedded one, or the configured one) could not be started or
+    reached."""

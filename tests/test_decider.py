@@ -29,7 +29,7 @@ def window_of(index: int, quality: float, n: int = 50) -> Partial:
         for i in range(n):
             ts = index * WINDOW_MS + i * 10
             values = {"quality.overall": quality, "pipeline.dead_letter": 0.0}
-            b.add_event(f"{variant}-{index}-{i}", ts, (variant, "acme", "bot"), values)
+            b.add_event(f"{variant}-{index}-{i}", ts, (variant, "acme", "bot", "none"), values)
     return b.build([SourceRange("events", 0, index * 1000, index * 1000 + 999)])
 
 

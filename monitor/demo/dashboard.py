@@ -16,6 +16,9 @@ dead letters by reason: invalid_json 1
 closed windows: quality.overall mean (events) per variant
   00:00:00-00:00:10   control 0.500 (1)
 <BLANKLINE>
+A/B (cumulative): quality.overall, treatment minus control
+  (no window closed yet)
+<BLANKLINE>
 alerts received by the webhook sink: 0
   (none)
 """
@@ -50,12 +53,18 @@ class Dashboard:
     windows: list[dict[str, Any]] = field(default_factory=list)
     alerts: list[str] = field(default_factory=list)
     alerts_received: int = 0
+    ab_results: dict[str, dict[str, Any]] = field(default_factory=dict)
     max_rows: int = 6
 
     def add_window(self, summary: dict[str, Any]) -> None:
         """A closed tumbling window from the windows topic (the last few are shown)."""
         if summary.get("kind") == "tumbling":
             self.windows = [*self.windows, summary][-self.max_rows :]
+
+    def add_ab_result(self, result: dict[str, Any]) -> None:
+        """An ``AbResult`` from the results topic: the latest cumulative one is shown."""
+        if result.get("span", {}).get("scope") == "cumulative":
+            self.ab_results[str(result["experiment"])] = result
 
     def add_alert_line(self, line: str) -> None:
         """A line of the webhook sink (the last few are shown)."""
@@ -100,6 +109,21 @@ class Dashboard:
             lines.append(f"  {span}   " + "   ".join(cells))
         if not self.windows:
             lines.append("  (none closed yet)")
+        lines += ["", "A/B (cumulative): quality.overall, treatment minus control"]
+        for name, result in sorted(self.ab_results.items()):
+            for c in result["comparisons"]:
+                if c["metric"] != "quality.overall" or c["difference"] is None:
+                    continue
+                verdict = "SIGNIFICANT" if c["is_significant"] else "not significant yet"
+                lines.append(
+                    f"  {name} {c['variant']} vs {result['control']}: "
+                    f"n {c['treatment_sample_size']}/{c['control_sample_size']}  "
+                    f"diff {c['difference']:+.3f} [{c['ci_low']:+.3f}, {c['ci_high']:+.3f}]  "
+                    f"p {c['p_value']:.3g}  always-valid p {c['always_valid_p_value']:.3g}  "
+                    f"-> {verdict}"
+                )
+        if not self.ab_results:
+            lines.append("  (no window closed yet)")
         lines += ["", f"alerts received by the webhook sink: {self.alerts_received}"]
         lines += [f"  {line}" for line in self.alerts] or ["  (none)"]
         return "\n".join(lines)

@@ -67,7 +67,12 @@ async def _watch(settings: Settings, board: Dashboard) -> None:
     try:
         partitions = [
             TopicPartition(topic, p)
-            for topic in (settings.scores_topic, settings.dlq_topic, settings.windows_topic)
+            for topic in (
+                settings.scores_topic,
+                settings.dlq_topic,
+                settings.windows_topic,
+                settings.ab_results_topic,
+            )
             for p in sorted(consumer.partitions_for_topic(topic) or ())
         ]
         consumer.assign(partitions)
@@ -81,6 +86,8 @@ async def _watch(settings: Settings, board: Dashboard) -> None:
                         board.add_scored(value)
                     elif tp.topic == settings.windows_topic:
                         board.add_window(value)
+                    elif tp.topic == settings.ab_results_topic:
+                        board.add_ab_result(value)
                     else:
                         board.add_dead_letter(value)
     finally:

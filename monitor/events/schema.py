@@ -1,7 +1,8 @@
 """JSON Schema of every message the monitor reads or writes, generated from the models.
 
->>> sorted(schema_documents())
-['dead_letter.v1.json', 'rag_event.v1.json', 'scored_event.v1.json']
+>>> sorted(schema_documents())  # doctest: +NORMALIZE_WHITESPACE
+['ab_result.v1.json', 'alert.v1.json', 'dead_letter.v1.json', 'rag_event.v1.json',
+ 'scored_event.v1.json']
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from monitor.alerts.alert import Alert
+from monitor.events.ab_result import AbResult
 from monitor.events.dead_letter import DeadLetter
 from monitor.events.rag_event import RagEvent
 from monitor.events.scored_event import ScoredEvent
@@ -22,6 +25,8 @@ _MODELS: dict[str, tuple[type[BaseModel], str]] = {
     "rag_event.v1.json": (RagEvent, "rag.events.v1"),
     "scored_event.v1.json": (ScoredEvent, "rag.scores.v1"),
     "dead_letter.v1.json": (DeadLetter, "rag.events.dlq.v1"),
+    "alert.v1.json": (Alert, "rag.alerts.v1"),
+    "ab_result.v1.json": (AbResult, "rag.ab-results.v1"),
 }
 
 

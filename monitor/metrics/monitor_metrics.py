@@ -16,6 +16,7 @@
 | ``rag_monitor_webhook_deliveries_total`` | counter | endpoint |
 | ``rag_monitor_webhook_failures_total`` | counter | endpoint, reason |
 | ``rag_monitor_consumer_lag`` | gauge | partition |
+| ``rag_monitor_ab_difference``, ``rag_monitor_ab_always_valid_p_value`` | gauge | experiment, metric, variant (cumulative) |
 
 Label values pass through a per-label cap (overflow becomes ``other``); metric ids,
 outcomes and reasons are closed sets, variants come from the event and are capped.
@@ -130,6 +131,15 @@ class MonitorMetrics:
         )  # fmt: skip
         self.consumer_lag = Gauge(
             "consumer_lag", "Events not yet consumed, per partition.", ("partition",),
+            namespace=ns, registry=registry,
+        )  # fmt: skip
+        ab = ("experiment", "metric", "variant")
+        self.ab_difference = Gauge(
+            "ab_difference", "Treatment minus control, cumulative.", ab, namespace=ns,
+            registry=registry,
+        )  # fmt: skip
+        self.ab_always_valid_p = Gauge(
+            "ab_always_valid_p_value", "Always-valid (mSPRT) p-value, cumulative.", ab,
             namespace=ns, registry=registry,
         )  # fmt: skip
         self.scores = BulkHistogram(

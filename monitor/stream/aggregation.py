@@ -31,6 +31,7 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 
 from monitor.config import Settings
 from monitor.decider import Decider, Decision
+from monitor.events.ab_result import AbResult
 from monitor.metrics.monitor_metrics import MonitorMetrics
 from monitor.stream.kafka import client_options
 from monitor.windows.partial import Partial
@@ -78,6 +79,10 @@ class AggregationStage:
             max_partition_fetch_bytes=self.settings.max_message_bytes,
         )
         await self._consumer.start()
+        events = self.settings.events_topic
+        await self._consumer.topics()  # metadata: the events topic's partitions
+        partitions = self._consumer.partitions_for_topic(events) or set()
+        self.decider.store.expect((events, p) for p in partitions)
         self._consumer.assign([self._tp])
         self._consumer.seek(self._tp, 0)
 
@@ -190,6 +195,11 @@ class AggregationStage:
                     self.metrics.alerts.labels(
                         type=alert.type, severity=alert.severity, status=alert.status
                     ).inc()
+            for result in decision.ab_results:
+                value = result.model_dump_json().encode()
+                key = result.experiment.encode()
+                pending.append(await self.producer.send(s.ab_results_topic, value, key=key))
+                self._set_ab_gauges(result)
             summary = window_summary(window, late if window.kind == "tumbling" else None)
             key = f"{window.kind}:{window.start_ms}".encode()
             pending.append(
@@ -223,6 +233,22 @@ class AggregationStage:
                 base = self.decider.baseline((variant, None, None), metric, window.end_ms)
                 if base is not None:
                     m.baseline.labels(metric=metric, variant=label).set(base)
+
+    def _set_ab_gauges(self, result: AbResult) -> None:
+        m = self.metrics
+        if m is None or result.span.scope != "cumulative":
+            return
+        experiment = m.cap("experiment", result.experiment)
+        for c in result.comparisons:
+            labels = {
+                "experiment": experiment,
+                "metric": c.metric,
+                "variant": m.cap("variant", c.variant),
+            }
+            if c.difference is not None:
+                m.ab_difference.labels(**labels).set(c.difference)
+            if c.always_valid_p_value is not None:
+                m.ab_always_valid_p.labels(**labels).set(c.always_valid_p_value)
 
     async def _read_emitted(self) -> dict[str, int]:
         """The last window end per kind already in the windows topic (its last 100 messages)."""

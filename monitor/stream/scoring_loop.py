@@ -196,6 +196,7 @@ class ScoringLoop:
         part = None if self.feed is None else self.feed.batch()
         sources = []
         for tp, records in batch.items():
+            newest: int | None = None  # this partition's largest event time in the batch
             for record in records:
                 result = process(record.value, max_bytes=s.max_event_bytes)
                 if isinstance(result, EventError):
@@ -204,6 +205,7 @@ class ScoringLoop:
                     pending.append(await send(s.dlq_topic, value, key=record.key))
                     if part is not None:
                         part.add_dead_letter(result.reason, record.timestamp)
+                        newest = max(newest or record.timestamp, record.timestamp)
                 else:
                     scored += 1
                     value = result.model_dump_json().encode()
@@ -211,9 +213,9 @@ class ScoringLoop:
                     pending.append(await send(s.scores_topic, value, key=key))
                     if part is not None:
                         part.add(result)
-            sources.append(
-                SourceRange(tp.topic, tp.partition, records[0].offset, records[-1].offset)
-            )
+                        newest = max(newest or result.timestamp_ms, result.timestamp_ms)
+            first, last = records[0].offset, records[-1].offset
+            sources.append(SourceRange(tp.topic, tp.partition, first, last, newest))
             offsets[tp] = records[-1].offset + 1
         if part is not None:
             partial = part.finish(sources).to_json()

@@ -51,11 +51,7 @@ class WindowFeed:
         self.labels = LabelCap(settings.max_label_values)
         self.detectors = ChangePointDetectors(DriftConfig.from_settings(settings))
         self.seen = SeenEvents()
-        self._horizon_ms = (
-            max(settings.tumbling_window_ms, settings.hopping_window_ms)
-            + settings.allowed_lateness_ms
-            + self.pane_ms
-        )
+        self._horizon_ms = settings.dedupe_horizon_ms + self.pane_ms
 
     def batch(self) -> BatchFeed:
         return BatchFeed(self, PartialBuilder(self.pane_ms, self.labels, self.seen))
@@ -74,7 +70,7 @@ class BatchFeed:
 
     def add(self, scored: ScoredEvent) -> None:
         b = self.builder
-        series = b.series(scored.variant, scored.tenant, scored.application)
+        series = b.series(scored.variant, scored.tenant, scored.application, scored.experiment)
         values = metric_values(scored)
         if not b.add_event(scored.event_id, scored.timestamp_ms, series, values):
             return
@@ -101,7 +97,7 @@ class BatchFeed:
         if m is None:
             return partial
         by_score: dict[tuple[str, str], list[float]] = {}
-        for (_, variant, _t, _a), columns in b.columns.items():
+        for (_, variant, _t, _a, _e), columns in b.columns.items():
             for metric in SCORE_METRICS:
                 values = columns.get(metric)
                 if values:

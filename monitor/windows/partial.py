@@ -8,12 +8,13 @@ aggregating stage can merge partials idempotently (ranges already merged are ski
 a restarted worker can resume after the last range already written (DESIGN section 6).
 
 >>> b = PartialBuilder(pane_ms=60_000, labels=LabelCap(20), seen=SeenEvents())
->>> b.add_event("e1", 61_000, ("control", "acme", "bot"), {"quality.overall": 0.5})
+>>> series = ("control", "acme", "bot", "reranker-v2")
+>>> b.add_event("e1", 61_000, series, {"quality.overall": 0.5})
 True
->>> b.add_event("e1", 61_000, ("control", "acme", "bot"), {"quality.overall": 0.5})
+>>> b.add_event("e1", 61_000, series, {"quality.overall": 0.5})
 False
 >>> p = b.build([SourceRange("rag.events.v1", 0, 10, 11)])
->>> p.duplicates, p.panes[(60_000, "control", "acme", "bot")]["quality.overall"].count
+>>> p.duplicates, p.panes[(60_000, *series)]["quality.overall"].count
 (1, 1)
 >>> Partial.from_json(p.to_json()) == p
 True
@@ -36,20 +37,22 @@ from monitor.windows.metric_ids import DEAD_LETTER
 
 __all__ = ["PaneKey", "Partial", "PartialBuilder", "SeriesLabels", "SourceRange"]
 
-SeriesLabels = tuple[str, str, str]
-"""(variant, tenant, application), capped; ``none`` when the event has no value."""
-PaneKey = tuple[int, str, str, str]
-"""(pane_start_ms, variant, tenant, application)."""
+SeriesLabels = tuple[str, str, str, str]
+"""(variant, tenant, application, experiment), capped; ``none`` when the event has none."""
+PaneKey = tuple[int, str, str, str, str]
+"""(pane_start_ms, variant, tenant, application, experiment)."""
 
 
 @dataclass(frozen=True, slots=True)
 class SourceRange:
-    """The source records a partial covers: ``[first_offset, last_offset]`` inclusive."""
+    """The source records a partial covers: ``[first_offset, last_offset]`` inclusive, and
+    the largest event time among them (the partition's progress, for the watermark)."""
 
     topic: str
     partition: int
     first_offset: int
     last_offset: int
+    max_timestamp_ms: int | None = None
 
 
 @dataclass(slots=True)
@@ -65,7 +68,8 @@ class Partial:
             {
                 "kind": "partial",
                 "sources": [
-                    [s.topic, s.partition, s.first_offset, s.last_offset] for s in self.sources
+                    [s.topic, s.partition, s.first_offset, s.last_offset, s.max_timestamp_ms]
+                    for s in self.sources
                 ],
                 "max_timestamp_ms": self.max_timestamp_ms,
                 "duplicates": self.duplicates,
@@ -81,14 +85,16 @@ class Partial:
     def from_dict(cls, data: dict[str, Any]) -> Partial:
         panes: dict[PaneKey, dict[str, Aggregate]] = {}
         for key, metrics in data["panes"]:
-            start, variant, tenant, application = key
-            panes[(int(start), str(variant), str(tenant), str(application))] = {
+            start, variant, tenant, application, experiment = key
+            panes[(int(start), str(variant), str(tenant), str(application), str(experiment))] = {
                 m: Aggregate.from_dict(agg) for m, agg in metrics.items()
             }
         return cls(
             sources=tuple(
-                SourceRange(str(topic), int(partition), int(first), int(last))
-                for topic, partition, first, last in data["sources"]
+                SourceRange(
+                    str(s[0]), int(s[1]), int(s[2]), int(s[3]), s[4] if len(s) > 4 else None
+                )
+                for s in data["sources"]
             ),
             panes=panes,
             max_timestamp_ms=data["max_timestamp_ms"],
@@ -116,9 +122,16 @@ class PartialBuilder:
         self.duplicates = 0
         self.change_points: list[dict[str, Any]] = []
 
-    def series(self, variant: str | None, tenant: str | None, app: str | None) -> SeriesLabels:
+    def series(
+        self, variant: str | None, tenant: str | None, app: str | None, experiment: str | None
+    ) -> SeriesLabels:
         cap = self.labels.value
-        return (cap("variant", variant), cap("tenant", tenant), cap("application", app))
+        return (
+            cap("variant", variant),
+            cap("tenant", tenant),
+            cap("application", app),
+            cap("experiment", experiment),
+        )
 
     def add_event(
         self, event_id: str, timestamp_ms: int, series: SeriesLabels, values: dict[str, float]
@@ -135,7 +148,7 @@ class PartialBuilder:
         """A message that could not be decoded: counted in ``pipeline.dead_letter`` only,
         at its Kafka timestamp, under the ``unknown`` labels."""
         pane = window_start(timestamp_ms, self.pane_ms)
-        self._add((pane, UNKNOWN, UNKNOWN, UNKNOWN), {DEAD_LETTER: 1.0}, timestamp_ms)
+        self._add((pane, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN), {DEAD_LETTER: 1.0}, timestamp_ms)
 
     def _add(self, key: PaneKey, values: dict[str, float], timestamp_ms: int) -> None:
         columns = self.columns.get(key)

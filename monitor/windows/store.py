@@ -2,21 +2,23 @@
 
 Every configured window (tumbling, hopping) is a union of panes of ``pane_ms`` (the gcd of
 the lengths), so one pane aggregate serves all of them. :meth:`WindowStore.merge` adds a
-:class:`~monitor.windows.partial.Partial` unless its source range was merged already
-(idempotent: a partial written twice, or re-read on restart, counts once). The watermark is
-the largest event time merged (or a watermark message); a window ``[start, end)`` closes
+:class:`~monitor.windows.partial.Partial` unless its source ranges were merged already
+(idempotent: a partial written twice, or re-read on restart, counts once). The watermark
+is the event time of the slowest active source partition (see
+:meth:`WindowStore._progress`), or a watermark message; a window ``[start, end)`` closes
 when ``end + lateness <= watermark``. A pane that arrives for windows already closed is
 counted as late for that window kind and not merged into it.
 
 :meth:`WindowStore.close` returns the windows that closed, each with roll-ups: the whole
 traffic ``(None, None, None)`` (dead letters included), and one per variant, per tenant
-and per application (dead letters, labelled ``unknown``, excluded).
+and per application (dead letters, labelled ``unknown``, excluded), plus the arms of
+every experiment.
 
 >>> from monitor.windows.aggregate import Aggregate
 >>> from monitor.windows.partial import Partial, SourceRange
 >>> store = WindowStore([WindowKind("tumbling", 10, 10)], lateness_ms=0)
 >>> agg = Aggregate.of([0.5, 0.7])
->>> p = Partial((SourceRange("t", 0, 0, 1),), {(0, "a", "x", "y"): {"q": agg}}, 9)
+>>> p = Partial((SourceRange("t", 0, 0, 1),), {(0, "a", "x", "y", "none"): {"q": agg}}, 9)
 >>> store.merge(p), store.merge(p)
 (True, False)
 >>> store.close()
@@ -35,7 +37,7 @@ from typing import Any
 from monitor.windows.aggregate import Aggregate
 from monitor.windows.bounds import pane_ms as gcd_pane
 from monitor.windows.bounds import window_start
-from monitor.windows.labels import UNKNOWN
+from monitor.windows.labels import NONE, UNKNOWN
 from monitor.windows.metric_ids import DEAD_LETTER
 from monitor.windows.partial import PaneKey, Partial
 
@@ -65,6 +67,8 @@ class ClosedWindow:
     end_ms: int
     series: dict[RollupKey, dict[str, Aggregate]]
     change_points: list[dict[str, Any]] = field(default_factory=list)
+    experiments: dict[str, dict[str, dict[str, Aggregate]]] = field(default_factory=dict)
+    """experiment -> variant (in first-seen order) -> metric id -> aggregate."""
 
     @property
     def events(self) -> int:
@@ -87,13 +91,19 @@ class _KindState:
 
 
 class WindowStore:
-    def __init__(self, kinds: Sequence[WindowKind], lateness_ms: int) -> None:
+    def __init__(
+        self, kinds: Sequence[WindowKind], lateness_ms: int, idle_partition_ms: int = 60_000
+    ) -> None:
         if not kinds:
             raise ValueError("at least one window kind")
         self.kinds = {k.name: _KindState(k) for k in kinds}
         self.lateness_ms = lateness_ms
         self.pane_ms = gcd_pane(*(n for k in kinds for n in (k.size_ms, k.step_ms)))
         self.watermark_ms: int | None = None
+        self.idle_partition_ms = idle_partition_ms
+        self.partition_time: dict[tuple[str, int], int] = {}
+        self.expected: set[tuple[str, int]] = set()
+        self.first_time_ms: int | None = None
         self.merged_upto: dict[tuple[str, int], int] = {}
         self.duplicates = 0
         self.overlaps = 0
@@ -139,9 +149,35 @@ class WindowStore:
                 start = window_start(int(point["timestamp_ms"]), self.pane_ms)
                 if not state.is_closed(start):
                     state.change_points.setdefault(start, []).append(point)
-        if partial.max_timestamp_ms is not None:
-            self.advance(partial.max_timestamp_ms)
+        self._progress(partial)
         return True
+
+    def _progress(self, partial: Partial) -> None:
+        """The watermark follows the slowest active source partition: a partition that
+        lags (a backlog consumed unevenly) holds windows open instead of making its events
+        late; one whose event time is more than ``idle_partition_ms`` behind the newest
+        no longer holds them."""
+        times = self.partition_time
+        for src in partial.sources:
+            if src.max_timestamp_ms is not None:
+                where = (src.topic, src.partition)
+                times[where] = max(src.max_timestamp_ms, times.get(where, src.max_timestamp_ms))
+        if not times:
+            if partial.max_timestamp_ms is not None:
+                self.advance(partial.max_timestamp_ms)
+            return
+        if self.first_time_ms is None and partial.panes:
+            self.first_time_ms = min(key[0] for key in partial.panes)  # its first pane
+        # an expected partition not heard of yet counts as being at the first event time
+        floor = [self.first_time_ms or 0] if self.expected - times.keys() else []
+        newest = max(times.values())
+        active = [t for t in [*times.values(), *floor] if t >= newest - self.idle_partition_ms]
+        self.advance(min(active))
+
+    def expect(self, partitions: Iterable[tuple[str, int]]) -> None:
+        """The source partitions that exist: until one has reported (or is idle, more than
+        ``idle_partition_ms`` behind), it holds the watermark at the first event time."""
+        self.expected = set(partitions)
 
     def advance(self, watermark_ms: int) -> None:
         """Move the watermark forward (never back)."""
@@ -186,9 +222,18 @@ class WindowStore:
     def _window(self, name: str, state: _KindState, start: int, end: int) -> ClosedWindow:
         series: dict[RollupKey, dict[str, Aggregate]] = {}
         points: list[dict[str, Any]] = []
-        for (pane, variant, tenant, app), metrics in state.panes.items():
+        experiments: dict[str, dict[str, dict[str, Aggregate]]] = {}
+        for (pane, variant, tenant, app, experiment), metrics in state.panes.items():
             if not start <= pane < end:
                 continue
+            if experiment not in (NONE, UNKNOWN):
+                arm = experiments.setdefault(experiment, {}).setdefault(variant, {})
+                for metric, agg in metrics.items():
+                    mine = arm.get(metric)
+                    if mine is None:
+                        arm[metric] = agg.copy()
+                    else:
+                        mine.merge_in(agg)
             keys: Iterable[RollupKey]
             if variant == UNKNOWN:
                 keys = ((None, None, None),)
@@ -206,4 +251,4 @@ class WindowStore:
         for pane, found in state.change_points.items():
             if start <= pane < end:
                 points.extend(found)
-        return ClosedWindow(name, start, end, series, points)
+        return ClosedWindow(name, start, end, series, points, experiments)

@@ -43,6 +43,8 @@ COMPOSE_YML = ROOT / "docker-compose.yml"
 # What the worker exposes (DESIGN section 9): name -> type.
 RAGMON_METRICS: dict[str, str] = {
     "rag_monitor_events_total": "counter",
+    "rag_monitor_ab_difference": "gauge",
+    "rag_monitor_ab_always_valid_p_value": "gauge",
     "rag_monitor_outcomes_total": "counter",
     "rag_monitor_crag_total": "counter",
     "rag_monitor_dead_letters_total": "counter",

@@ -27,7 +27,7 @@ def vals(value: float) -> dict[str, float]:
 def partial(offset: int, events: list[tuple[int, float]], variant: str = "a") -> Partial:
     b = PartialBuilder(60_000, LabelCap(20), SeenEvents())
     for i, (ts, value) in enumerate(events):
-        b.add_event(f"{offset}-{i}", ts, (variant, "t", "app"), vals(value))
+        b.add_event(f"{offset}-{i}", ts, (variant, "t", "app", "none"), vals(value))
     return b.build([SourceRange("events", 0, offset, offset + max(len(events) - 1, 0))])
 
 
@@ -95,8 +95,8 @@ def test_hopping_windows_are_unions_of_panes() -> None:
 def test_rollups_by_variant_and_dead_letters_only_overall() -> None:
     store = WindowStore([TUMBLING], lateness_ms=0)
     b = PartialBuilder(60_000, LabelCap(20), SeenEvents())
-    b.add_event("1", 1_000, ("control", "t1", "app"), vals(0.2))
-    b.add_event("2", 2_000, ("treatment", "t1", "app"), vals(0.8))
+    b.add_event("1", 1_000, ("control", "t1", "app", "none"), vals(0.2))
+    b.add_event("2", 2_000, ("treatment", "t1", "app", "none"), vals(0.8))
     b.add_dead_letter(3_000)
     store.merge(b.build([SourceRange("events", 0, 0, 2)]))
     store.advance(60_000)
@@ -112,9 +112,9 @@ def test_a_redelivered_event_id_counts_once_across_batches() -> None:
     seen = SeenEvents()
     labels = LabelCap(20)
     first = PartialBuilder(60_000, labels, seen)
-    first.add_event("dup", 1_000, ("a", "t", "x"), {"quality.overall": 0.5})
+    first.add_event("dup", 1_000, ("a", "t", "x", "none"), {"quality.overall": 0.5})
     again = PartialBuilder(60_000, labels, seen)
-    assert again.add_event("dup", 1_000, ("a", "t", "x"), {"quality.overall": 0.5}) is False
+    assert again.add_event("dup", 1_000, ("a", "t", "x", "none"), {"quality.overall": 0.5}) is False
     assert again.build([SourceRange("events", 0, 1, 1)]).duplicates == 1
 
 
@@ -135,7 +135,7 @@ def test_partials_from_many_partitions_equal_one_pass(
     one = WindowStore(kinds, lateness_ms=0)
     b = PartialBuilder(60_000, LabelCap(20), SeenEvents())
     for i, (ts, v) in enumerate(events):
-        b.add_event(str(i), ts, ("a", "t", "x"), {"quality.overall": v})
+        b.add_event(str(i), ts, ("a", "t", "x", "none"), {"quality.overall": v})
     one.merge(b.build([SourceRange("events", 0, 0, len(events) - 1)]))
 
     many = WindowStore(kinds, lateness_ms=0)
@@ -145,7 +145,7 @@ def test_partials_from_many_partitions_equal_one_pass(
         for start in range(0, len(mine), 7):
             part = PartialBuilder(60_000, LabelCap(20), SeenEvents())
             for i, (ts, v) in mine[start : start + 7]:
-                part.add_event(str(i), ts, ("a", "t", "x"), {"quality.overall": v})
+                part.add_event(str(i), ts, ("a", "t", "x", "none"), {"quality.overall": v})
             chunks.append(part.build([SourceRange("events", p, start, start + 6)]))
     rng.shuffle(chunks)  # partitions interleave in any order (each in its own order)
     chunks.sort(key=lambda c: (c.sources[0].partition, c.sources[0].first_offset))
@@ -171,3 +171,38 @@ def test_partials_from_many_partitions_equal_one_pass(
             y.sketch,
         )
         assert x.total == pytest.approx(y.total, rel=1e-9, abs=1e-12)
+
+
+def test_the_watermark_waits_for_the_slowest_active_partition() -> None:
+    store = WindowStore([TUMBLING], lateness_ms=0, idle_partition_ms=60_000)
+    # one batch: partition 0 is at 100 s, partition 1 (a backlog) only at 50 s
+    both = partial(0, [(100_000, 0.5), (50_000, 0.5)])
+    both.sources = (
+        SourceRange("events", 0, 0, 0, 100_000),
+        SourceRange("events", 1, 0, 0, 50_000),
+    )
+    store.merge(both)
+    assert store.watermark_ms == 50_000  # partition 1 still has events for [0, 60 s)
+    assert store.close() == []
+    behind = partial(1, [(55_000, 0.5)])
+    behind.sources = (SourceRange("events", 1, 1, 1, 55_000),)
+    store.merge(behind)
+    assert store.late_events == {"tumbling": 0}
+    ahead = partial(2, [(200_000, 0.5)])
+    ahead.sources = (SourceRange("events", 0, 1, 1, 200_000),)
+    store.merge(ahead)  # partition 1 is now over 60 s behind: it no longer holds windows
+    assert store.watermark_ms == 200_000
+    assert [(s, n) for _, s, _, n in counts(store)] == [(0, 2), (60_000, 1)]
+
+
+def test_a_partition_not_heard_of_yet_holds_the_watermark() -> None:
+    store = WindowStore([TUMBLING], lateness_ms=0, idle_partition_ms=60_000)
+    store.expect([("events", 0), ("events", 1)])
+    first = partial(0, [(10_000, 0.5), (50_000, 0.5)])
+    first.sources = (SourceRange("events", 0, 0, 1, 50_000),)
+    store.merge(first)
+    assert store.watermark_ms == 0  # partition 1 may still hold events of the first pane
+    other = partial(0, [(20_000, 0.5)])
+    other.sources = (SourceRange("events", 1, 0, 0, 20_000),)
+    store.merge(other)
+    assert store.watermark_ms == 20_000 and store.late_events == {"tumbling": 0}
