@@ -14,6 +14,8 @@ from monitor.config import Settings
 from monitor.stream.broker import EmbeddedBroker, free_port
 from monitor.stream.kafka import ensure_topics
 
+pytest_plugins = ["ab_fixtures"]  # the A/B tests' ``merge`` fixture
+
 
 @pytest.fixture(scope="session")
 def broker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedBroker]:

@@ -1,4 +1,7 @@
-"""Shared helpers for the A/B tests: statistics always go through merged aggregates."""
+"""Shared helpers for the A/B tests: statistics always go through merged aggregates.
+
+Loaded as a plugin by ``tests/conftest.py`` (a ``conftest.py`` in ``tests/ab/`` would
+clash with it: there are no packages under ``tests/``)."""
 
 from __future__ import annotations
 
