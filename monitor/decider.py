@@ -27,7 +27,7 @@ from monitor.drift.config import DriftConfig
 from monitor.events.ab_result import AbResult, Span
 from monitor.windows.aggregate import Aggregate
 from monitor.windows.partial import Partial
-from monitor.windows.store import ClosedWindow, RollupKey, WindowKind, WindowStore
+from monitor.windows.store import ClosedWindow, RollupKey, WindowKind, WindowStore, merge_metrics
 
 if TYPE_CHECKING:  # pydantic-settings imports asyncio: a pure module only names the type
     from monitor.config import Settings
@@ -95,14 +95,7 @@ class Decider:
             if window.kind == "tumbling":
                 total = self.cumulative.setdefault(name, {})
                 for variant, metrics in arms.items():
-                    mine = total.setdefault(variant, {})
-                    for metric, agg in metrics.items():
-                        if metric not in AB_METRICS:
-                            continue
-                        if metric in mine:
-                            mine[metric].merge_in(agg)
-                        else:
-                            mine[metric] = agg.copy()
+                    merge_metrics(total.setdefault(variant, {}), metrics, only=AB_METRICS)
                 start = self.first_window_ms.setdefault(name, window.start_ms)
                 span = Span(scope="cumulative", start_ms=start, end_ms=window.end_ms)
                 results.append(analyse(name, span, total, self.ab, state))

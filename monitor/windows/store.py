@@ -30,7 +30,7 @@ every experiment.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +41,7 @@ from monitor.windows.labels import NONE, UNKNOWN
 from monitor.windows.metric_ids import DEAD_LETTER
 from monitor.windows.partial import PaneKey, Partial
 
-__all__ = ["ClosedWindow", "RollupKey", "WindowKind", "WindowStore"]
+__all__ = ["ClosedWindow", "RollupKey", "WindowKind", "WindowStore", "merge_metrics"]
 
 RollupKey = tuple[str | None, str | None, str | None]
 """(variant, tenant, application); None means every value of that label."""
@@ -90,6 +90,23 @@ class _KindState:
         return upto is not None and self.kind.last_end(pane_start_ms) <= upto
 
 
+def merge_metrics(
+    target: dict[str, Aggregate],
+    source: Mapping[str, Aggregate],
+    only: Container[str] | None = None,
+) -> None:
+    """Merge every aggregate of ``source`` (those in ``only``, if given) into ``target``,
+    copying the ones ``target`` does not have yet (``source`` is never modified)."""
+    for metric, agg in source.items():
+        if only is not None and metric not in only:
+            continue
+        mine = target.get(metric)
+        if mine is None:
+            target[metric] = agg.copy()
+        else:
+            mine.merge_in(agg)
+
+
 class WindowStore:
     def __init__(
         self, kinds: Sequence[WindowKind], lateness_ms: int, idle_partition_ms: int = 60_000
@@ -135,16 +152,7 @@ class WindowStore:
                     dead = metrics.get(DEAD_LETTER)
                     state.late_events += 0 if dead is None else dead.count
                     continue
-                pane = state.panes.get(key)
-                if pane is None:
-                    state.panes[key] = {m: a.copy() for m, a in metrics.items()}
-                    continue
-                for metric, agg in metrics.items():
-                    mine = pane.get(metric)
-                    if mine is None:
-                        pane[metric] = agg.copy()
-                    else:
-                        mine.merge_in(agg)
+                merge_metrics(state.panes.setdefault(key, {}), metrics)
             for point in partial.change_points:
                 start = window_start(int(point["timestamp_ms"]), self.pane_ms)
                 if not state.is_closed(start):
@@ -227,13 +235,9 @@ class WindowStore:
             if not start <= pane < end:
                 continue
             if experiment not in (NONE, UNKNOWN):
-                arm = experiments.setdefault(experiment, {}).setdefault(variant, {})
-                for metric, agg in metrics.items():
-                    mine = arm.get(metric)
-                    if mine is None:
-                        arm[metric] = agg.copy()
-                    else:
-                        mine.merge_in(agg)
+                merge_metrics(
+                    experiments.setdefault(experiment, {}).setdefault(variant, {}), metrics
+                )
             keys: Iterable[RollupKey]
             if variant == UNKNOWN:
                 keys = ((None, None, None),)
@@ -241,13 +245,7 @@ class WindowStore:
                 keys = ((None, None, None), (variant, None, None), (None, tenant, None))
                 keys = (*keys, (None, None, app))
             for rollup in keys:
-                target = series.setdefault(rollup, {})
-                for metric, agg in metrics.items():
-                    mine = target.get(metric)
-                    if mine is None:
-                        target[metric] = agg.copy()
-                    else:
-                        mine.merge_in(agg)
+                merge_metrics(series.setdefault(rollup, {}), metrics)
         for pane, found in state.change_points.items():
             if start <= pane < end:
                 points.extend(found)
