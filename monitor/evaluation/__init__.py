@@ -1,0 +1,1 @@
+"""Offline evaluation (``ragmon eval``): score a test set of RAG answers."""
