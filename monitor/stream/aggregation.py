@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
 
 import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
@@ -61,7 +60,6 @@ class AggregationStage:
         self.emitted_upto: dict[str, int] = {}
         self.windows_closed = 0
         self.alerts_sent = 0
-        self.last_window: dict[str, Any] | None = None
         self._tp = TopicPartition(settings.partials_topic, 0)
         self._consumer: AIOKafkaConsumer | None = None
         self._progress = asyncio.Condition()
@@ -210,8 +208,6 @@ class AggregationStage:
             await asyncio.gather(*pending)
             self.alerts_sent += len(decision.alerts)
             self.emitted_upto[window.kind] = window.end_ms
-            if window.kind == "tumbling":
-                self.last_window = summary
 
     def _set_gauges(self, decision: Decision) -> None:
         m = self.metrics

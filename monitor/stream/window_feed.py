@@ -40,7 +40,7 @@ SCORE_METRICS = (
 
 
 class WindowFeed:
-    """State that outlives batches: label caps, seen ids per partition, detectors."""
+    """State that outlives batches: label caps, the ids seen lately, the detectors."""
 
     def __init__(self, settings: Settings, metrics: MonitorMetrics | None) -> None:
         self.settings = settings
@@ -51,7 +51,7 @@ class WindowFeed:
         self.labels = LabelCap(settings.max_label_values)
         self.detectors = ChangePointDetectors(DriftConfig.from_settings(settings))
         self.seen = SeenEvents()
-        self._horizon_ms = settings.dedupe_horizon_ms + self.pane_ms
+        self.dedupe_horizon_ms = settings.dedupe_horizon_ms + self.pane_ms
 
     def batch(self) -> BatchFeed:
         return BatchFeed(self, PartialBuilder(self.pane_ms, self.labels, self.seen))
@@ -91,7 +91,7 @@ class BatchFeed:
         b = self.builder
         partial = b.build(sources)
         if b.max_timestamp_ms is not None:
-            pane = b.max_timestamp_ms - self.feed._horizon_ms
+            pane = b.max_timestamp_ms - self.feed.dedupe_horizon_ms
             b.seen.forget_before(pane - pane % self.feed.pane_ms)
         m = self.feed.metrics
         if m is None:
