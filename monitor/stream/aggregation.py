@@ -10,9 +10,9 @@ Every worker runs one. It reads the single-partition partials topic from the beg
   already in the windows topic, so replay after a restart does not send alerts twice;
   a crash between an alert and its window's summary re-sends that window's alerts
   (at-least-once);
-- when the partials topic has been idle for ``window_idle_close_s``, the leader writes a
-  watermark message (wall-clock time) to it, so windows close when traffic stops and the
-  replay sees the same watermark.
+- when the partials topic has been idle for ``window_idle_close_s`` and its own scoring
+  loop has nothing left to score, the leader writes a watermark message (wall-clock
+  time) to it, so windows close when traffic stops and the replay sees the same watermark.
 
 The scoring loop asks :meth:`AggregationStage.resume_offsets` on every partition
 assignment: a partition resumes after the last offset already merged into a partial,
@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 
 import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
@@ -67,6 +68,7 @@ class AggregationStage:
         self._late_seen = 0
         self._drained_at = 0.0
         self._stopped = False
+        self.scoring_caught_up: Callable[[], bool] | None = None
 
     async def start(self) -> None:
         self._consumer = AIOKafkaConsumer(
@@ -162,6 +164,8 @@ class AggregationStage:
         idle_s = time.monotonic() - self._last_input
         if not self.leader or idle_s < self.settings.window_idle_close_s:
             return
+        if self.scoring_caught_up is not None and not self.scoring_caught_up():
+            return  # this worker is still scoring a backlog (or joining): not idle
         if not any(state.panes for state in self.decider.store.kinds.values()):
             return
         value = orjson.dumps({"kind": "watermark", "watermark_ms": int(time.time() * 1000)})

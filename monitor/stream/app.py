@@ -70,6 +70,8 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
         stage = AggregationStage(settings, Decider(settings), producer, metrics) if on else None
         feed = WindowFeed(settings, metrics) if on else None
         loop = ScoringLoop(settings, stats, feed=feed, stage=stage, producer=producer)
+        if stage is not None:
+            stage.scoring_caught_up = lambda: loop.caught_up
         tasks: list[asyncio.Task[None]] = []
         try:
             if stage is not None:

@@ -114,6 +114,9 @@ class ScoringLoop:
         self.consumer: AIOKafkaConsumer | None = None
         self.producer = producer
         self._own_producer = producer is None
+        self.caught_up = False
+        """True once a fetch found nothing left to score; the aggregating stage closes
+        windows by wall clock only then (a worker catching up is not idle)."""
 
     async def start(self) -> None:
         s = self.settings
@@ -145,6 +148,7 @@ class ScoringLoop:
         if self.stage is None or self.consumer is None:
             return
         s = self.settings
+        self.caught_up = False  # until a fetch shows there is nothing left to score
         await self.stage.set_leader(TopicPartition(s.events_topic, 0) in assigned)
         try:
             resume_at = await self.stage.resume_offsets(assigned)
@@ -173,6 +177,8 @@ class ScoringLoop:
                 if batch:
                     async with self._lock:
                         await self._handle(batch)
+                else:
+                    self.caught_up = True  # an empty fetch: nothing waits to be scored
                 pause_s = 0.5
             except asyncio.CancelledError:
                 raise
@@ -228,12 +234,15 @@ class ScoringLoop:
         st.dead_letters.update(reasons)
         st.batches += 1
         st.last_batch_monotonic = time.monotonic()
-        if self.feed is not None and self.feed.metrics is not None:
-            lag = self.feed.metrics.consumer_lag
-            for tp, next_offset in offsets.items():
-                high = self.consumer.highwater(tp)
-                if high is not None:
-                    lag.labels(partition=str(tp.partition)).set(max(0, high - next_offset))
+        behind = 0
+        for tp, next_offset in offsets.items():
+            high = self.consumer.highwater(tp)
+            if high is not None:
+                behind += max(0, high - next_offset)
+                if self.feed is not None and self.feed.metrics is not None:
+                    lag = self.feed.metrics.consumer_lag.labels(partition=str(tp.partition))
+                    lag.set(max(0, high - next_offset))
+        self.caught_up = behind == 0
 
     def _rewind(self, batch: dict[TopicPartition, list[ConsumerRecord[bytes, bytes]]]) -> None:
         assert self.consumer is not None
