@@ -32,11 +32,7 @@ from monitor.windows.store import ClosedWindow, RollupKey, WindowKind, WindowSto
 if TYPE_CHECKING:  # pydantic-settings imports asyncio: a pure module only names the type
     from monitor.config import Settings
 
-__all__ = ["Decider", "Decision", "drift_config"]
-
-
-def drift_config(settings: Settings) -> DriftConfig:
-    return DriftConfig.from_settings(settings)
+__all__ = ["Decider", "Decision"]
 
 
 @dataclass(slots=True)
@@ -57,7 +53,7 @@ def ab_config(settings: Settings) -> AbConfig:
 
 class Decider:
     def __init__(self, settings: Settings) -> None:
-        self.config = drift_config(settings)
+        self.config = DriftConfig.from_settings(settings)
         self.store = WindowStore(
             [
                 WindowKind("tumbling", settings.tumbling_window_ms, settings.tumbling_window_ms),

@@ -57,6 +57,7 @@ __all__ = [
     "Outcome",
     "SendResult",
     "backoff_s",
+    "http_date_delay_s",
     "quiet_httpx_logs",
     "target_url",
 ]
@@ -93,6 +94,16 @@ def _retry_after_s(value: str | None, now_s: float) -> float | None:
     value = value.strip()
     if value.isascii() and value.isdigit():
         return float(value)
+    return http_date_delay_s(value, now_s)
+
+
+def http_date_delay_s(value: str, now_s: float) -> float | None:
+    """Seconds from ``now_s`` until an HTTP date (``Retry-After``'s other form), at least
+    0; ``None`` when ``value`` is not a date with a time zone.
+
+    >>> http_date_delay_s("Thu, 01 Jan 1970 00:00:30 GMT", now_s=10.0)
+    20.0
+    """
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError):

@@ -24,8 +24,6 @@ from monitor.drift.conditions import (
     WindowEvaluation,
     change_point_condition,
     evaluate_window,
-    rule_keys,
-    window_conditions,
 )
 from monitor.drift.config import DriftConfig
 from monitor.drift.direction import Direction, higher_is_better, worse_direction
@@ -52,7 +50,5 @@ __all__ = [
     "evaluate_window",
     "higher_is_better",
     "key_labels",
-    "rule_keys",
-    "window_conditions",
     "worse_direction",
 ]

@@ -67,8 +67,6 @@ __all__ = [
     "WindowEvaluation",
     "change_point_condition",
     "evaluate_window",
-    "rule_keys",
-    "window_conditions",
 ]
 
 ConditionType = Literal["degradation", "anomaly", "threshold"]
@@ -257,27 +255,3 @@ def evaluate_window(
     conditions.extend(latest.values())  # change points of metrics not configured
     evaluated.extend(c.pair for c in latest.values())
     return WindowEvaluation(tuple(conditions), tuple(evaluated))
-
-
-def window_conditions(
-    key: SeriesKey,
-    stats: Mapping[str, WindowStats],
-    book: BaselineBook,
-    config: DriftConfig,
-    window_end_ms: int,
-    change_points: Iterable[ChangePoint] = (),
-) -> list[Condition]:
-    """The active conditions of the window (see :func:`evaluate_window`)."""
-    return list(evaluate_window(key, stats, book, config, window_end_ms, change_points).conditions)
-
-
-def rule_keys(
-    key: SeriesKey,
-    stats: Mapping[str, WindowStats],
-    book: BaselineBook,
-    config: DriftConfig,
-    window_end_ms: int,
-    change_points: Iterable[ChangePoint] = (),
-) -> list[RulePair]:
-    """Every ``(rule, metric)`` evaluated on the window (see :func:`evaluate_window`)."""
-    return list(evaluate_window(key, stats, book, config, window_end_ms, change_points).evaluated)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -14,8 +15,6 @@ from monitor.drift.conditions import (
     DEGRADATION_MESSAGE,
     Condition,
     evaluate_window,
-    rule_keys,
-    window_conditions,
 )
 from monitor.drift.config import DriftConfig
 
@@ -34,6 +33,16 @@ class Stats:
 
     def quantile(self, q: float) -> float | None:
         return self.quantiles.get(q)
+
+
+def window_conditions(*args: Any) -> list[Condition]:
+    """The active conditions of :func:`evaluate_window`."""
+    return list(evaluate_window(*args).conditions)
+
+
+def rule_keys(*args: Any) -> list[tuple[str, str]]:
+    """Every ``(rule, metric)`` :func:`evaluate_window` evaluated."""
+    return list(evaluate_window(*args).evaluated)
 
 
 def _conditions(stats: dict[str, Stats], **config: object) -> list[Condition]:

@@ -13,9 +13,10 @@ True
 
 from __future__ import annotations
 
-import email.utils
 import math
 from collections.abc import Mapping
+
+from monitor.alerts.sender import http_date_delay_s
 
 __all__ = ["retry_after_s"]
 
@@ -41,10 +42,4 @@ def retry_after_s(headers: Mapping[str, str], now_s: float) -> float | None:
     seconds = _seconds(value)
     if seconds is not None:
         return seconds
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        return None
-    return max(0.0, when.timestamp() - now_s)
+    return http_date_delay_s(value, now_s)
