@@ -104,6 +104,10 @@ def _parser() -> _Parser:
 
     sub.add_parser("config", help="print the effective configuration, secrets masked")
 
+    from monitor.evaluation.runner.command import add_eval_parser
+
+    add_eval_parser(sub)
+
     a = sub.add_parser("ab", help="the latest A/B statistics of an experiment")
     a.add_argument("--experiment", required=True, metavar="ID", help="experiment id")
     a.add_argument(
@@ -178,6 +182,10 @@ def _run(args: argparse.Namespace) -> int:
             window_s=args.window,
             degrade_after_s=args.degrade_after,
         )
+    if args.command == "eval":
+        from monitor.evaluation.runner.command import run_eval
+
+        return run_eval(args, settings)
     if args.command == "ab":
         import asyncio
 

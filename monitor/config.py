@@ -111,6 +111,19 @@ class Settings(BaseSettings):
     alert_endpoints: list[AlertEndpoint] = []
     webhook_secret: SecretStr | None = None
     delivery_max_backoff_s: float = Field(default=60.0, gt=0)
+    # offline evaluation (`ragmon eval`); the judge is any OpenAI-compatible server
+    eval_reports_dir: str = "reports/evals"
+    eval_traces_dir: str = "traces"
+    judge_base_url: str = "http://127.0.0.1:11434/v1"
+    judge_model: str = ""
+    judge_api_key: SecretStr | None = None
+    judge_second_model: str = ""
+    judge_timeout_s: float = Field(default=120.0, gt=0)
+    judge_max_retries: int = Field(default=4, ge=0)
+    judge_concurrency: int = Field(default=4, ge=1)
+    judge_rate_limit_per_s: float | None = Field(default=None, gt=0)
+    judge_price_per_1k_input_usd: float = Field(default=0.0, ge=0)
+    judge_price_per_1k_output_usd: float = Field(default=0.0, ge=0)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
     def topics(self) -> list[str]:

@@ -1,0 +1,271 @@
+"""Aggregate the cases of a run: metric values, perspective pass rates, 004 breakdowns.
+
+``mean`` and ``rate`` metrics are the mean of the per-case values over the cases that
+have the metric (``n`` of them, with the standard error). ``derived`` metrics are
+computed from every case at once by the functions in :data:`DERIVED` (the regression
+gate reuses them for its paired bootstrap):
+
+- ``safety.injection.auc`` and ``safety.injection.tpr@fpr_1pct``/``_5pct`` from each
+  safety case's injection score and attack label;
+- ``latency_ms.<stage>.p50``/``.p95`` (linear interpolation) over the cases with that
+  stage;
+- ``pipeline.latency_budget_met``: each budget of 003 F (``{"p95": 5000}``) is a
+  percentile of the total latency over the cases that carry that budget; 1.0 when every
+  budget holds, else 0.0.
+
+Breakdowns group the evaluated cases by tag (a case counts under each of its tags),
+category, difficulty, query type and answerable/unanswerable (004), each group with the
+same aggregates.
+
+>>> from monitor.evaluation.results.case_result import CaseResult
+>>> cases = [CaseResult(case_id=f"q{i}", origin="x", query="q", category="factual",
+...     metrics={"pipeline.pass": float(i % 2)}, passed={"pipeline": bool(i % 2)},
+...     signals={"latency_budget_ms": {"p95": 1000}}, latency_ms={"total": 100.0 * i},
+...     perspectives=["pipeline"]) for i in range(1, 5)]
+>>> s = summarize(cases, perspectives=["pipeline"])
+>>> s.metrics["pipeline.pass"].value, s.metrics["latency_ms.total.p50"].value
+(0.5, 250.0)
+>>> s.metrics["pipeline.latency_budget_met"].value, s.perspectives["pipeline"].pass_rate
+(1.0, 0.5)
+>>> s.breakdowns["category"]["factual"].cases
+4
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from monitor.evaluation.metrics.catalogue import CATALOGUE, DEFAULT_TARGETS, MetricInfo, Target
+from monitor.evaluation.metrics.roc import roc_auc, tpr_at_fpr
+from monitor.evaluation.results.case_result import CaseResult
+from monitor.evaluation.results.eval_report import Breakdown, PerspectiveSummary
+from monitor.evaluation.results.metric_value import MetricValue
+
+__all__ = ["DERIVED", "Summary", "breakdowns", "derived_values", "summarize"]
+
+_STAGES = ("retrieve", "generate", "guardrail_input", "guardrail_output", "total")
+_UNKNOWN = MetricInfo("pipeline", "mean", None, "")
+
+
+def _injection(cases: Sequence[CaseResult]) -> tuple[list[float], list[bool]]:
+    scores, labels = [], []
+    for case in cases:
+        score, attack = case.signals.get("injection_score"), case.signals.get("is_attack")
+        if isinstance(score, int | float) and isinstance(attack, bool):
+            scores.append(float(score))
+            labels.append(attack)
+    return scores, labels
+
+
+def _auc(cases: Sequence[CaseResult]) -> float | None:
+    return roc_auc(*_injection(cases))
+
+
+def _tpr(max_fpr: float) -> Callable[[Sequence[CaseResult]], float | None]:
+    def at(cases: Sequence[CaseResult]) -> float | None:
+        return tpr_at_fpr(*_injection(cases), max_fpr)
+
+    return at
+
+
+def _percentile(values: Sequence[float], q: float) -> float | None:
+    return float(np.percentile(np.asarray(values, dtype=float), q)) if values else None
+
+
+def _latency(stage: str, q: float) -> Callable[[Sequence[CaseResult]], float | None]:
+    def at(cases: Sequence[CaseResult]) -> float | None:
+        return _percentile([c.latency_ms[stage] for c in cases if stage in c.latency_ms], q)
+
+    return at
+
+
+def _budget_met(cases: Sequence[CaseResult]) -> float | None:
+    groups: dict[tuple[str, float], list[float]] = defaultdict(list)
+    for case in cases:
+        budgets = case.signals.get("latency_budget_ms") or {}
+        total = case.latency_ms.get("total")
+        if total is None:
+            continue
+        for key, budget in budgets.items():
+            groups[(key, float(budget))].append(total)
+    if not groups:
+        return None
+    for (key, budget), totals in groups.items():
+        observed = max(totals) if key == "max" else _percentile(totals, float(key[1:]))
+        if observed is not None and observed > budget:
+            return 0.0
+    return 1.0
+
+
+DERIVED: dict[str, Callable[[Sequence[CaseResult]], float | None]] = {
+    "safety.injection.auc": _auc,
+    "safety.injection.tpr@fpr_1pct": _tpr(0.01),
+    "safety.injection.tpr@fpr_5pct": _tpr(0.05),
+    "pipeline.latency_budget_met": _budget_met,
+    **{
+        f"latency_ms.{stage}.{name}": _latency(stage, q)
+        for stage in _STAGES
+        for name, q in (("p50", 50.0), ("p95", 95.0))
+    },
+}
+"""Every derived metric id and the function that computes it from the cases."""
+
+
+def derived_values(cases: Sequence[CaseResult]) -> dict[str, tuple[float | None, int]]:
+    """Each derived metric's value and the number of cases it was computed from."""
+    out: dict[str, tuple[float | None, int]] = {}
+    n_injection = len(_injection(cases)[0])
+    for metric_id, compute in DERIVED.items():
+        if metric_id.startswith("safety."):
+            n = n_injection
+        elif metric_id == "pipeline.latency_budget_met":
+            n = sum(1 for c in cases if c.signals.get("latency_budget_ms"))
+        else:
+            stage = metric_id.split(".")[1]
+            n = sum(1 for c in cases if stage in c.latency_ms)
+        out[metric_id] = (compute(cases), n)
+    return out
+
+
+def _means(cases: Sequence[CaseResult]) -> dict[str, list[float]]:
+    values: dict[str, list[float]] = defaultdict(list)
+    for case in cases:
+        for metric_id, value in case.metrics.items():
+            values[metric_id].append(value)
+    return values
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """``metrics`` by id (catalogue order), ``perspectives`` and ``breakdowns``."""
+
+    metrics: dict[str, MetricValue]
+    perspectives: dict[str, PerspectiveSummary]
+    breakdowns: dict[str, dict[str, Breakdown]]
+
+
+def _metric_values(
+    cases: Sequence[CaseResult], targets: Mapping[str, Target]
+) -> dict[str, MetricValue]:
+    found: dict[str, MetricValue] = {}
+    for metric_id, values in _means(cases).items():
+        info = CATALOGUE.get(metric_id, _UNKNOWN)
+        arr = np.asarray(values, dtype=float)
+        stderr = float(arr.std(ddof=1) / math.sqrt(len(arr))) if len(arr) > 1 else None
+        found[metric_id] = _value(metric_id, info, float(arr.mean()), len(arr), stderr, targets)
+    for metric_id, (value, n) in derived_values(cases).items():
+        if value is not None:
+            found[metric_id] = _value(metric_id, CATALOGUE[metric_id], value, n, None, targets)
+    for metric_id in targets:
+        if metric_id not in found and metric_id in CATALOGUE:
+            found[metric_id] = _value(metric_id, CATALOGUE[metric_id], None, 0, None, targets)
+    order = {metric_id: i for i, metric_id in enumerate(CATALOGUE)}
+    return dict(sorted(found.items(), key=lambda item: (order.get(item[0], len(order)), item[0])))
+
+
+def _value(
+    metric_id: str,
+    info: MetricInfo,
+    value: float | None,
+    n: int,
+    stderr: float | None,
+    targets: Mapping[str, Target],
+) -> MetricValue:
+    target = targets.get(metric_id)
+    return MetricValue(
+        value=value,
+        n=n,
+        perspective=info.perspective,
+        kind=info.kind,
+        higher_is_better=info.higher_is_better,
+        stderr=stderr,
+        target=None if target is None else str(target),
+        target_value=None if target is None else target.value,
+        meets_target=None if target is None or value is None else target.met(value),
+    )
+
+
+def _perspectives(
+    cases: Sequence[CaseResult], metrics: Mapping[str, MetricValue], selected: Collection[str]
+) -> dict[str, PerspectiveSummary]:
+    out = {}
+    for perspective in selected:
+        outcomes = [c.passed[perspective] for c in cases if perspective in c.passed]
+        passed = sum(outcomes)
+        checks = [
+            m.meets_target
+            for m in metrics.values()
+            if m.perspective == perspective and m.meets_target is not None
+        ]
+        out[perspective] = PerspectiveSummary(
+            cases=len(outcomes),
+            passed=passed,
+            failed=len(outcomes) - passed,
+            pass_rate=passed / len(outcomes) if outcomes else None,
+            meets_targets=all(checks) if checks else None,
+        )
+    return out
+
+
+def _groups(cases: Sequence[CaseResult]) -> dict[str, dict[str, list[CaseResult]]]:
+    groups: dict[str, dict[str, list[CaseResult]]] = {
+        dim: defaultdict(list) for dim in ("tag", "category", "difficulty", "query_type")
+    }
+    groups["answerable"] = defaultdict(list)
+    for case in cases:
+        for tag in dict.fromkeys(case.tags):
+            groups["tag"][tag].append(case)
+        for dim, value in (
+            ("category", case.category),
+            ("difficulty", case.difficulty),
+            ("query_type", case.query_type),
+        ):
+            if value is not None:
+                groups[dim][value].append(case)
+        if case.answerable is not None:
+            groups["answerable"]["answerable" if case.answerable else "unanswerable"].append(case)
+    return groups
+
+
+def breakdowns(cases: Sequence[CaseResult]) -> dict[str, dict[str, Breakdown]]:
+    """004's breakdowns of ``cases`` (dimension -> value -> cases and metrics)."""
+    out: dict[str, dict[str, Breakdown]] = {}
+    for dim, groups in _groups(cases).items():
+        out[dim] = {}
+        for value in sorted(groups):
+            members = groups[value]
+            metrics: dict[str, float | None] = {
+                metric_id: float(np.mean(values)) for metric_id, values in _means(members).items()
+            }
+            for metric_id, (derived, _) in derived_values(members).items():
+                if derived is not None:
+                    metrics[metric_id] = derived
+            out[dim][value] = Breakdown(cases=len(members), metrics=dict(sorted(metrics.items())))
+    return out
+
+
+def summarize(
+    cases: Sequence[CaseResult],
+    *,
+    perspectives: Collection[str],
+    targets: Mapping[str, Target] = DEFAULT_TARGETS,
+) -> Summary:
+    """The aggregates of ``cases``; targets only of the selected perspectives' metrics
+    (and the perspective-less ones) are checked."""
+    in_scope = {
+        metric_id: target
+        for metric_id, target in targets.items()
+        if CATALOGUE.get(metric_id, _UNKNOWN).perspective in perspectives
+        or CATALOGUE.get(metric_id, _UNKNOWN).perspective in ("operational", "abstention", "judge")
+    }
+    metrics = _metric_values(cases, in_scope)
+    return Summary(
+        metrics=metrics,
+        perspectives=_perspectives(cases, metrics, perspectives),
+        breakdowns=breakdowns(cases),
+    )

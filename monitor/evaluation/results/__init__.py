@@ -1,0 +1,31 @@
+"""The results of an offline evaluation: per-case rows, aggregate metrics, the report.
+
+Pure data (pydantic models); the writers are in :mod:`monitor.evaluation.reports`.
+"""
+
+from monitor.evaluation.results.case_result import CaseResult, CaseStatus
+from monitor.evaluation.results.eval_report import (
+    BREAKDOWN_DIMENSIONS,
+    REPORT_VERSION,
+    Breakdown,
+    DatasetInfo,
+    EvalReport,
+    PerspectiveSummary,
+    ReportError,
+    load_report,
+)
+from monitor.evaluation.results.metric_value import MetricValue
+
+__all__ = [
+    "BREAKDOWN_DIMENSIONS",
+    "REPORT_VERSION",
+    "Breakdown",
+    "CaseResult",
+    "CaseStatus",
+    "DatasetInfo",
+    "EvalReport",
+    "MetricValue",
+    "PerspectiveSummary",
+    "ReportError",
+    "load_report",
+]

@@ -1,0 +1,58 @@
+"""``CaseResult``: what one case scored, per metric id, and which perspectives it passed.
+
+``metrics`` holds the per-case value of every ``mean``/``rate`` metric the case has (see
+:mod:`monitor.evaluation.metrics.catalogue`); a metric the case cannot have is absent,
+never 0. ``signals`` are the raw per-case inputs of the ``derived`` metrics (the
+injection score and attack label for the ROC, the latency stages), so a report can be
+re-aggregated, and a baseline compared, from its cases alone.
+
+``status`` is operational: ``ok``; ``error`` (the call failed, or no response was recorded);
+``timeout``; ``empty`` (an answer with no text and no abstention or block). A case that is
+not ``ok`` has no perspective metrics (it is counted in the operational rates only).
+
+>>> r = CaseResult(case_id="q1", origin="cases.jsonl:1", query="q?",
+...     metrics={"retrieval.ndcg@5": 0.5}, passed={"retrieval": False},
+...     failures=["retrieval: no relevant item in the top 5"])
+>>> r.status, r.failed_perspectives()
+('ok', ['retrieval'])
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = ["CaseResult", "CaseStatus"]
+
+CaseStatus = Literal["ok", "error", "timeout", "empty"]
+
+
+class CaseResult(BaseModel):
+    """One case's row of the report (and of the per-query CSV)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    case_id: str
+    origin: str
+    query: str
+    query_type: str | None = None
+    tags: list[str] = Field(default_factory=list)
+    category: str | None = None
+    difficulty: str | None = None
+    answerable: bool | None = None
+    perspectives: list[str] = Field(default_factory=list)
+    status: CaseStatus = "ok"
+    error: str | None = None
+    outcome: str | None = None
+    expected_outcome: str | None = None
+    metrics: dict[str, float] = Field(default_factory=dict)
+    signals: dict[str, Any] = Field(default_factory=dict)
+    passed: dict[str, bool] = Field(default_factory=dict)
+    failures: list[str] = Field(default_factory=list)
+    latency_ms: dict[str, float] = Field(default_factory=dict)
+    judge: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+    def failed_perspectives(self) -> list[str]:
+        """The perspectives this case failed, in the order they were evaluated."""
+        return [name for name, ok in self.passed.items() if not ok]

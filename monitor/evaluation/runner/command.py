@@ -1,0 +1,224 @@
+"""``ragmon eval``: its arguments, and the command (evaluate, write, gate, exit code).
+
+Exit codes: 0 the run finished (and the gate, when it ran, passed); 1 the regression
+gate failed (a metric regressed beyond its tolerance or missed its target; the table
+says which); 2 a user error (bad argument, invalid dataset, unreadable baseline), with
+one line on stderr.
+
+The gate runs with ``--baseline REPORT.json`` (regressions and targets), or with
+``--gate`` alone (targets only). Targets are 003's table unless ``--gate-config FILE``
+changes them (and the tolerances).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+from typing import TextIO, cast
+
+from monitor.config import Settings
+from monitor.errors import MonitorError
+from monitor.evaluation.datasets import PERSPECTIVES, Perspective
+from monitor.evaluation.gate import (
+    GateConfig,
+    compare,
+    load_gate_config,
+    render_gate_markdown,
+    render_gate_table,
+)
+from monitor.evaluation.judge.rubrics import RUBRICS
+from monitor.evaluation.metrics.summary import DERIVED
+from monitor.evaluation.reports import render_console, write_reports, write_traces
+from monitor.evaluation.results import load_report
+from monitor.evaluation.runner.evaluate import EvalOptions, evaluate
+from monitor.evaluation.runner.judge_stage import JudgeOptions
+from monitor.evaluation.target import TargetConfig, load_target_config
+
+__all__ = ["EXIT_GATE_FAILED", "EvalUsageError", "add_eval_parser", "run_eval"]
+
+EXIT_GATE_FAILED = 1
+DEFAULT_DATASET = Path("tests/fixtures/evals/fixtures003")
+
+
+def _perspectives(text: str) -> tuple[Perspective, ...]:
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    if names == ["all"]:
+        return PERSPECTIVES
+    unknown = [n for n in names if n not in PERSPECTIVES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown perspective {', '.join(unknown) or '(none)'}; choose from "
+            f"{','.join(PERSPECTIVES)}"
+        )
+    return tuple(p for p in PERSPECTIVES if p in names)
+
+
+def _rubrics(text: str) -> tuple[str, ...]:
+    names = tuple(part.strip() for part in text.split(",") if part.strip())
+    unknown = [n for n in names if n not in RUBRICS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown rubric {', '.join(unknown) or '(none)'}; choose from {','.join(RUBRICS)}"
+        )
+    return names
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0: {text!r}")
+    return value
+
+
+def add_eval_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``eval`` subcommand and its options."""
+    e = sub.add_parser("eval", help="offline evaluation over a labelled dataset")
+    e.add_argument("dataset", nargs="?", type=Path, default=DEFAULT_DATASET,
+                   help="003 fixtures directory, 002 EvalDataset JSON, or recorded RagEvent "
+                        f"JSON lines (default {DEFAULT_DATASET})")
+    e.add_argument("--perspective", type=_perspectives, default=PERSPECTIVES,
+                   help="comma-separated: " + ",".join(PERSPECTIVES) + " (default all)")
+    e.add_argument("--suite", choices=("full", "smoke"), default="full",
+                   help="smoke: a small stratified subset for pull requests")
+    e.add_argument("--seed", type=int, default=42, help="seed of every random choice (42)")
+    e.add_argument("--skip-invalid", action="store_true",
+                   help="leave invalid records out (and report them) instead of stopping")
+    e.add_argument("--target", metavar="URL",
+                   help="ask a live RAG service each question (POST) instead of using "
+                        "recorded responses")
+    e.add_argument("--target-config", type=Path, metavar="FILE",
+                   help="JSON: request_template, response_map, headers, concurrency, "
+                        "timeout_s, max_retries")
+    e.add_argument("--judge", action="store_true",
+                   help="judge answers with an OpenAI-compatible model (MONITOR_JUDGE_*)")
+    e.add_argument("--judge-model", help="judge model (default MONITOR_JUDGE_MODEL)")
+    e.add_argument("--judge-rubrics", type=_rubrics, default=tuple(RUBRICS),
+                   help="comma-separated: " + ",".join(RUBRICS))
+    e.add_argument("--judge-iterations", type=_count, default=1, help="judge runs (1)")
+    e.add_argument("--judge-spot-check", type=_count, default=0, metavar="N",
+                   help="re-judge N seeded cases with a second judge (0: off)")
+    e.add_argument("--judge-second-model",
+                   help="second judge model for the spot-check (default: a stricter "
+                        "prompt version of the same model)")
+    e.add_argument("--judge-progress", type=Path, metavar="DIR",
+                   help="progress files of the judge (default <out-dir>/judge_progress)")
+    e.add_argument("--baseline", type=Path, metavar="REPORT.json",
+                   help="compare against this report; exit 1 on a regression")
+    e.add_argument("--gate", action="store_true",
+                   help="exit 1 when a metric misses its target (implied by --baseline)")
+    e.add_argument("--gate-config", type=Path, metavar="FILE",
+                   help="JSON: targets, tolerances, alpha (default: 003's target table)")
+    e.add_argument("--output", metavar="NAME", help="report file stem (eval_report_<ts>)")
+    e.add_argument("--out-dir", type=Path, help="report directory (MONITOR_EVAL_REPORTS_DIR)")
+    e.add_argument("--save-trace", action="store_true", help="write failed cases to traces/")
+    e.add_argument("--traces-dir", type=Path, help="trace directory (MONITOR_EVAL_TRACES_DIR)")
+    e.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    e.add_argument("-v", "--verbose", action="store_true", help="every metric on the console")
+    e.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+
+
+def _judge_options(args: argparse.Namespace, settings: Settings, out_dir: Path) -> JudgeOptions:
+    model = args.judge_model or settings.judge_model
+    if not model:
+        raise _usage("--judge needs a model: --judge-model NAME or MONITOR_JUDGE_MODEL")
+    if args.judge_iterations < 1:
+        raise _usage("--judge-iterations must be >= 1")
+    return JudgeOptions(
+        base_url=settings.judge_base_url,
+        model=model,
+        api_key=settings.judge_api_key,
+        progress_dir=args.judge_progress or out_dir / "judge_progress",
+        rubrics=args.judge_rubrics,
+        iterations=args.judge_iterations,
+        spot_check_n=args.judge_spot_check,
+        second_model=args.judge_second_model or settings.judge_second_model,
+        concurrency=settings.judge_concurrency,
+        timeout_s=settings.judge_timeout_s,
+        max_retries=settings.judge_max_retries,
+        rate_limit_per_s=settings.judge_rate_limit_per_s,
+        price_per_1k_input_usd=settings.judge_price_per_1k_input_usd,
+        price_per_1k_output_usd=settings.judge_price_per_1k_output_usd,
+        seed=args.seed,
+    )
+
+
+class EvalUsageError(MonitorError):
+    """A combination of ``ragmon eval`` options that cannot work."""
+
+
+def _usage(message: str) -> EvalUsageError:
+    return EvalUsageError(f"eval: {message}")
+
+
+def _target(args: argparse.Namespace) -> TargetConfig | None:
+    if args.target is None:
+        if args.target_config is not None:
+            raise _usage("--target-config needs --target URL")
+        return None
+    if args.target_config is not None:
+        return load_target_config(args.target_config, args.target)
+    try:
+        return TargetConfig(url=args.target)
+    except ValueError as exc:
+        raise _usage(f"--target: {exc}") from None
+
+
+def run_eval(
+    args: argparse.Namespace,
+    settings: Settings,
+    *,
+    stdout: TextIO = sys.stdout,
+    stderr: TextIO = sys.stderr,
+) -> int:
+    """``ragmon eval`` (see the module docstring). Raises ``EvalUsageError`` and
+    ``MonitorError`` subclasses for user errors (the CLI turns them into exit code 2)."""
+    out_dir = args.out_dir or Path(settings.eval_reports_dir)
+    traces_dir = args.traces_dir or Path(settings.eval_traces_dir)
+    if args.output is not None and (not args.output or "/" in args.output or "\\" in args.output):
+        raise _usage(f"--output must be a file name stem, got {args.output!r}")
+    gate_config = load_gate_config(args.gate_config) if args.gate_config else GateConfig()
+    baseline = load_report(args.baseline) if args.baseline is not None else None
+    options = EvalOptions(
+        dataset=args.dataset,
+        perspectives=cast(tuple[Perspective, ...], args.perspective),
+        suite=args.suite,
+        seed=args.seed,
+        skip_invalid=args.skip_invalid,
+        target=_target(args),
+        judge=_judge_options(args, settings, out_dir) if args.judge else None,
+        targets=dict(gate_config.targets),
+        keep_traces=args.save_trace,
+    )
+    run = asyncio.run(evaluate(options, progress=None if args.quiet else stderr))
+    report = run.report
+    gate = None
+    if baseline is not None or args.gate:
+        gate = compare(report, baseline, gate_config, derived=DERIVED)
+    paths = write_reports(
+        report,
+        out_dir,
+        name=args.output,
+        plots=not args.no_plots,
+        gate_markdown=render_gate_markdown(gate) if gate is not None else None,
+    )
+    print(render_console(report, verbose=args.verbose), file=stdout)
+    for skipped in report.dataset.skipped:
+        print(f"skipped {skipped.reason}", file=stdout)
+    print(f"report: {paths.json}", file=stdout)
+    print(f"        {paths.markdown}", file=stdout)
+    print(f"        {paths.csv}", file=stdout)
+    for plot in paths.plots:
+        print(f"        {plot}", file=stdout)
+    if args.save_trace:
+        for trace in write_traces(report, run.traces, traces_dir):
+            print(f"trace:  {trace}", file=stdout)
+    if gate is not None:
+        print(render_gate_table(gate, only_interesting=not args.verbose), file=stdout)
+        if gate.failed:
+            return EXIT_GATE_FAILED
+    return 0
