@@ -24,6 +24,7 @@ from pathlib import Path
 import orjson
 from aiokafka import AIOKafkaConsumer, TopicPartition
 
+from bench.eval_bench import bench_eval
 from monitor.config import Settings
 from monitor.demo.traffic import TrafficGenerator
 from monitor.pipeline import decode_event, score_event
@@ -399,6 +400,7 @@ def main() -> None:
     p.add_argument("--stream", type=int, default=50_000, help="events through the broker")
     p.add_argument("--soak-s", type=float, default=600.0, help="steady-traffic run (0: skip)")
     p.add_argument("--soak-rate", type=float, default=2_000.0, help="events/s of that run")
+    p.add_argument("--eval-events", type=int, default=10_000, help="events for ragmon eval")
     args = p.parse_args()
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="ragmon-bench-") as tmp:
@@ -406,6 +408,7 @@ def main() -> None:
         rows += bench_scoring(args.events)
         rows += bench_families(args.events)
         rows += bench_score_cli(args.lines, work)
+        rows += bench_eval(args.eval_events, work)
         rows += bench_worker(args.stream, work)
         if args.soak_s > 0:
             rows += bench_soak(args.soak_s, args.soak_rate, work)

@@ -139,9 +139,9 @@ def _safety() -> dict[str, MetricInfo]:
         out[f"safety.injection.block_rate.{category}"] = MetricInfo(
             "safety", "rate", True, f"block rate of {category} attacks"
         )
-    for category in LEAKAGE_KINDS:
-        out[f"safety.leakage.detection_rate.{category}"] = MetricInfo(
-            "safety", "rate", True, f"{category} leaks found (a finding of that kind)"
+    for leak in LEAKAGE_KINDS:
+        out[f"safety.leakage.detection_rate.{leak}"] = MetricInfo(
+            "safety", "rate", True, f"{leak} leaks found (a finding of that kind)"
         )
     return out
 

@@ -172,11 +172,14 @@ def run_eval(
     args: argparse.Namespace,
     settings: Settings,
     *,
-    stdout: TextIO = sys.stdout,
-    stderr: TextIO = sys.stderr,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
 ) -> int:
     """``ragmon eval`` (see the module docstring). Raises ``EvalUsageError`` and
-    ``MonitorError`` subclasses for user errors (the CLI turns them into exit code 2)."""
+    ``MonitorError`` subclasses for user errors (the CLI turns them into exit code 2).
+    ``stdout``/``stderr`` default to the process's streams at call time."""
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
     out_dir = args.out_dir or Path(settings.eval_reports_dir)
     traces_dir = args.traces_dir or Path(settings.eval_traces_dir)
     if args.output is not None and (not args.output or "/" in args.output or "\\" in args.output):

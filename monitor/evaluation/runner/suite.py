@@ -3,8 +3,9 @@ pull requests (003's "fast" suite).
 
 A smoke run takes the cases tagged ``smoke`` when the dataset has any (the dataset's
 authors chose them). Otherwise it keeps up to :data:`SMOKE_PER_GROUP` cases of every
-(perspective, category) group, drawn with ``seed``, so every perspective and every
-category stays covered; the cases keep their dataset order.
+category, drawn with ``seed``, then one more case (also drawn) for each perspective no
+kept case is labelled for, so every category and every perspective stays covered; the
+cases keep their dataset order.
 
 >>> from monitor.evaluation.datasets.case import EvalCase
 >>> cases = [EvalCase(case_id=f"q{i}", query="q", origin=f"f:{i}", category=c,
@@ -37,13 +38,19 @@ def select_suite(cases: Sequence[EvalCase], suite: Suite, *, seed: int) -> list[
     tagged = [c for c in cases if "smoke" in c.tags]
     if tagged:
         return tagged
-    groups: dict[tuple[str, str], list[int]] = defaultdict(list)
-    for index, case in enumerate(cases):
-        for perspective in sorted(case.perspectives) or ["none"]:
-            groups[(perspective, case.category or "")].append(index)
     rng = random.Random(seed)
+    by_category: dict[str, list[int]] = defaultdict(list)
+    for index, case in enumerate(cases):
+        by_category[case.category or ""].append(index)
     chosen: set[int] = set()
-    for key in sorted(groups):
-        members = groups[key]
+    for category in sorted(by_category):
+        members = by_category[category]
         chosen.update(rng.sample(members, min(SMOKE_PER_GROUP, len(members))))
+    covered = {p for i in chosen for p in cases[i].perspectives}
+    for perspective in sorted({p for case in cases for p in case.perspectives} - covered):
+        if perspective not in covered:
+            members = [i for i, case in enumerate(cases) if perspective in case.perspectives]
+            pick = rng.choice(members)
+            chosen.add(pick)
+            covered.update(cases[pick].perspectives)
     return [cases[i] for i in sorted(chosen)]

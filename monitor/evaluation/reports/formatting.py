@@ -1,0 +1,67 @@
+"""How the reports write a value, a target and a table cell.
+
+>>> format_value(0.71234), format_value(None), format_value(1234.5), format_value(0.01234)
+('0.712', 'n/a', '1234.5', '0.0123')
+>>> m = MetricValue(value=0.5, n=4, perspective="retrieval", kind="mean",
+...     higher_is_better=True, target=">", target_value=0.6, meets_target=False)
+>>> target_text(m), target_mark(m), target_mark(m, ascii_marks=True)
+('> 0.6', '❌', '✗')
+>>> escape_cell("a | b\\nc")
+'a \\\\| b c'
+>>> format_percent(0.5), format_percent(None)
+('50.0%', 'n/a')
+"""
+
+from __future__ import annotations
+
+import math
+
+from monitor.evaluation.results import MetricValue
+
+__all__ = ["escape_cell", "format_percent", "format_value", "target_mark", "target_text"]
+
+
+def format_value(value: float | None) -> str:
+    """A metric value: 3 decimals (4 below 0.1, 1 from 100 on: milliseconds, counts);
+    ``n/a`` for ``None``."""
+    if value is None:
+        return "n/a"
+    if math.isnan(value) or math.isinf(value):
+        return str(value)
+    if abs(value) >= 100:
+        return f"{value:.1f}"
+    if 0 < abs(value) < 0.1:
+        return f"{value:.4f}"
+    return f"{value:.3f}"
+
+
+def format_percent(value: float | None) -> str:
+    """A rate in 0..1 as a percentage with one decimal; ``n/a`` for ``None``."""
+    if value is None or math.isnan(value):
+        return "n/a"
+    return f"{100.0 * value:.1f}%"
+
+
+def target_text(metric: MetricValue) -> str:
+    """``"> 0.6"``, or ``""`` when the metric has no target."""
+    if metric.target is None or metric.target_value is None:
+        return ""
+    return f"{metric.target} {metric.target_value:g}"
+
+
+def target_mark(metric: MetricValue, *, ascii_marks: bool = False) -> str:
+    """Met, missed, or ``–`` (no target, or no value to compare). ``ascii_marks`` gives
+    the narrow ``✓``/``✗`` of the terminal instead of the Markdown emoji."""
+    if metric.meets_target is None:
+        return "–"
+    if ascii_marks:
+        return "✓" if metric.meets_target else "✗"
+    return "✅" if metric.meets_target else "❌"
+
+
+def escape_cell(text: object) -> str:
+    """``text`` made safe for one Markdown table cell: ``|`` escaped, line breaks as
+    spaces."""
+    s = str(text)
+    s = s.replace("\\", "\\\\").replace("|", "\\|")
+    return " ".join(s.splitlines()) if ("\n" in s or "\r" in s) else s
