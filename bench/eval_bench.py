@@ -39,10 +39,21 @@ def bench_eval(n_events: int, workdir: Path) -> list[Row]:
     for plots in (True, False):
         t0 = time.perf_counter()
         proc = subprocess.run(
-            [sys.executable, "-m", "monitor", "eval", str(path), "--quiet",
-             "--out-dir", str(workdir / "reports"), *([] if plots else ["--no-plots"])],
-            capture_output=True, text=True, check=False,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "monitor",
+                "eval",
+                str(path),
+                "--quiet",
+                "--out-dir",
+                str(workdir / "reports"),
+                *([] if plots else ["--no-plots"]),
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         elapsed = time.perf_counter() - t0
         if proc.returncode != 0:
             raise RuntimeError(f"ragmon eval failed ({proc.returncode}): {proc.stderr[-500:]}")

@@ -26,6 +26,10 @@ PURE = (
     "monitor.drift",
     "monitor.ab",
     "monitor.alerts.rules",
+    "monitor.evaluation.datasets",
+    "monitor.evaluation.metrics",
+    "monitor.evaluation.results",
+    "monitor.evaluation.gate",
 )
 ROOT = Path(monitor.__file__).resolve().parent
 

@@ -83,9 +83,7 @@ def _retrieval() -> dict[str, MetricInfo]:
     for k in KS:
         out[f"retrieval.ndcg@{k}"] = MetricInfo("retrieval", "mean", True, f"NDCG@{k}")
         out[f"retrieval.recall@{k}"] = MetricInfo("retrieval", "mean", True, f"Recall@{k}")
-        out[f"retrieval.precision@{k}"] = MetricInfo(
-            "retrieval", "mean", True, f"Precision@{k}"
-        )
+        out[f"retrieval.precision@{k}"] = MetricInfo("retrieval", "mean", True, f"Precision@{k}")
         out[f"retrieval.f1@{k}"] = MetricInfo("retrieval", "mean", True, f"F1@{k}")
         out[f"retrieval.recall_any@{k}"] = MetricInfo(
             "retrieval", "rate", True, f"004 Recall_any@{k}: a gold support in the top {k}"

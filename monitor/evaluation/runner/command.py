@@ -16,7 +16,7 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
-from typing import TextIO, cast
+from typing import Any, TextIO, cast
 
 from monitor.config import Settings
 from monitor.errors import MonitorError
@@ -75,44 +75,94 @@ def _count(text: str) -> int:
     return value
 
 
-def add_eval_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_eval_parser(sub: argparse._SubParsersAction[Any]) -> None:
     """The ``eval`` subcommand and its options."""
     e = sub.add_parser("eval", help="offline evaluation over a labelled dataset")
-    e.add_argument("dataset", nargs="?", type=Path, default=DEFAULT_DATASET,
-                   help="003 fixtures directory, 002 EvalDataset JSON, or recorded RagEvent "
-                        f"JSON lines (default {DEFAULT_DATASET})")
-    e.add_argument("--perspective", type=_perspectives, default=PERSPECTIVES,
-                   help="comma-separated: " + ",".join(PERSPECTIVES) + " (default all)")
-    e.add_argument("--suite", choices=("full", "smoke"), default="full",
-                   help="smoke: a small stratified subset for pull requests")
+    e.add_argument(
+        "dataset",
+        nargs="?",
+        type=Path,
+        default=DEFAULT_DATASET,
+        help="003 fixtures directory, 002 EvalDataset JSON, or recorded RagEvent "
+        f"JSON lines (default {DEFAULT_DATASET})",
+    )
+    e.add_argument(
+        "--perspective",
+        type=_perspectives,
+        default=PERSPECTIVES,
+        help="comma-separated: " + ",".join(PERSPECTIVES) + " (default all)",
+    )
+    e.add_argument(
+        "--suite",
+        choices=("full", "smoke"),
+        default="full",
+        help="smoke: a small stratified subset for pull requests",
+    )
     e.add_argument("--seed", type=int, default=42, help="seed of every random choice (42)")
-    e.add_argument("--skip-invalid", action="store_true",
-                   help="leave invalid records out (and report them) instead of stopping")
-    e.add_argument("--target", metavar="URL",
-                   help="ask a live RAG service each question (POST) instead of using "
-                        "recorded responses")
-    e.add_argument("--target-config", type=Path, metavar="FILE",
-                   help="JSON: request_template, response_map, headers, concurrency, "
-                        "timeout_s, max_retries")
-    e.add_argument("--judge", action="store_true",
-                   help="judge answers with an OpenAI-compatible model (MONITOR_JUDGE_*)")
+    e.add_argument(
+        "--skip-invalid",
+        action="store_true",
+        help="leave invalid records out (and report them) instead of stopping",
+    )
+    e.add_argument(
+        "--target",
+        metavar="URL",
+        help="ask a live RAG service each question (POST) instead of using recorded responses",
+    )
+    e.add_argument(
+        "--target-config",
+        type=Path,
+        metavar="FILE",
+        help="JSON: request_template, response_map, headers, concurrency, timeout_s, max_retries",
+    )
+    e.add_argument(
+        "--judge",
+        action="store_true",
+        help="judge answers with an OpenAI-compatible model (MONITOR_JUDGE_*)",
+    )
     e.add_argument("--judge-model", help="judge model (default MONITOR_JUDGE_MODEL)")
-    e.add_argument("--judge-rubrics", type=_rubrics, default=tuple(RUBRICS),
-                   help="comma-separated: " + ",".join(RUBRICS))
+    e.add_argument(
+        "--judge-rubrics",
+        type=_rubrics,
+        default=tuple(RUBRICS),
+        help="comma-separated: " + ",".join(RUBRICS),
+    )
     e.add_argument("--judge-iterations", type=_count, default=1, help="judge runs (1)")
-    e.add_argument("--judge-spot-check", type=_count, default=0, metavar="N",
-                   help="re-judge N seeded cases with a second judge (0: off)")
-    e.add_argument("--judge-second-model",
-                   help="second judge model for the spot-check (default: a stricter "
-                        "prompt version of the same model)")
-    e.add_argument("--judge-progress", type=Path, metavar="DIR",
-                   help="progress files of the judge (default <out-dir>/judge_progress)")
-    e.add_argument("--baseline", type=Path, metavar="REPORT.json",
-                   help="compare against this report; exit 1 on a regression")
-    e.add_argument("--gate", action="store_true",
-                   help="exit 1 when a metric misses its target (implied by --baseline)")
-    e.add_argument("--gate-config", type=Path, metavar="FILE",
-                   help="JSON: targets, tolerances, alpha (default: 003's target table)")
+    e.add_argument(
+        "--judge-spot-check",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="re-judge N seeded cases with a second judge (0: off)",
+    )
+    e.add_argument(
+        "--judge-second-model",
+        help="second judge model for the spot-check (default: a stricter "
+        "prompt version of the same model)",
+    )
+    e.add_argument(
+        "--judge-progress",
+        type=Path,
+        metavar="DIR",
+        help="progress files of the judge (default <out-dir>/judge_progress)",
+    )
+    e.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="REPORT.json",
+        help="compare against this report; exit 1 on a regression",
+    )
+    e.add_argument(
+        "--gate",
+        action="store_true",
+        help="exit 1 when a metric misses its target (implied by --baseline)",
+    )
+    e.add_argument(
+        "--gate-config",
+        type=Path,
+        metavar="FILE",
+        help="JSON: targets, tolerances, alpha (default: 003's target table)",
+    )
     e.add_argument("--output", metavar="NAME", help="report file stem (eval_report_<ts>)")
     e.add_argument("--out-dir", type=Path, help="report directory (MONITOR_EVAL_REPORTS_DIR)")
     e.add_argument("--save-trace", action="store_true", help="write failed cases to traces/")

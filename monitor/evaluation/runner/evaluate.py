@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
-from urllib.parse import urlsplit
 from typing import Any, TextIO
+from urllib.parse import urlsplit
 
 from monitor.errors import MonitorError
 from monitor.evaluation.datasets import PERSPECTIVES, EvalCase, Perspective, load_dataset
@@ -162,11 +162,14 @@ async def evaluate(
     results, traces = _score(cases, live, options.perspectives, options.keep_traces, progress)
     judge_section = None
     if options.judge is not None:
-        bar = _bar(len(cases) * len(options.judge.rubrics) * options.judge.iterations,
-                   progress, "judge")
+        bar = _bar(
+            len(cases) * len(options.judge.rubrics) * options.judge.iterations, progress, "judge"
+        )
         try:
             judge_section = await judge_cases(
-                cases, results, options.judge,
+                cases,
+                results,
+                options.judge,
                 on_verdict=(lambda _: bar.advance()) if bar is not None else None,
             )
         finally:
@@ -194,7 +197,9 @@ async def evaluate(
             "seed": options.seed,
             "ks": list(KS),
             "target": None if options.target is None else _target_config(options.target),
-            "judge": None if options.judge is None else {
+            "judge": None
+            if options.judge is None
+            else {
                 "model": options.judge.model,
                 "rubrics": list(options.judge.rubrics),
                 "iterations": options.judge.iterations,

@@ -53,9 +53,7 @@ _METRICS: dict[str, tuple[str, str, str]] = {
     FAITHFULNESS_COMPLETENESS.name: ("faithfulness", "completeness", "fc_pass"),
     GROUNDEDNESS_CORRECTNESS.name: ("groundedness", "correctness", "gc_pass"),
 }
-_STRICTER = (
-    " Score conservatively: when you hesitate between two scores, give the lower one."
-)
+_STRICTER = " Score conservatively: when you hesitate between two scores, give the lower one."
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +76,9 @@ class JudgeOptions:
     price_per_1k_output_usd: float = 0.0
     seed: int = 42
 
-    def client(self, model: str | None = None, http: httpx.AsyncClient | None = None) -> JudgeClient:
+    def client(
+        self, model: str | None = None, http: httpx.AsyncClient | None = None
+    ) -> JudgeClient:
         return JudgeClient(
             self.base_url,
             model or self.model,
@@ -103,8 +103,10 @@ def judgeable(case: EvalCase) -> JudgeCase | None:
     if event is None or event.response is None:
         return None
     response = event.response
-    if not response.text.strip() or response.abstained or "guardrail_blocked" in (
-        response.policy_flags
+    if (
+        not response.text.strip()
+        or response.abstained
+        or "guardrail_blocked" in (response.policy_flags)
     ):
         return None
     return JudgeCase(
@@ -179,8 +181,12 @@ async def judge_cases(
                 section["progress_files"].append(str(store.path))
                 try:
                     verdicts = await judge_all(
-                        judge_input, client, rubric, store,
-                        concurrency=options.concurrency, on_verdict=count,
+                        judge_input,
+                        client,
+                        rubric,
+                        store,
+                        concurrency=options.concurrency,
+                        on_verdict=count,
                     )
                 finally:
                     store.close()
@@ -231,10 +237,15 @@ async def _spot_check(
     try:
         async with options.client(model, http=http) as second:
             report = await spot_check(
-                verdicts, second, second_rubric,
-                sample_fraction=1.0, seed=options.seed,
-                min_n=min(options.spot_check_n, len(verdicts)), max_n=options.spot_check_n,
-                store=store, concurrency=options.concurrency,
+                verdicts,
+                second,
+                second_rubric,
+                sample_fraction=1.0,
+                seed=options.seed,
+                min_n=min(options.spot_check_n, len(verdicts)),
+                max_n=options.spot_check_n,
+                store=store,
+                concurrency=options.concurrency,
             )
     finally:
         store.close()

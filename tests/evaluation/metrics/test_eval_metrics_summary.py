@@ -43,10 +43,15 @@ def case(i: int, **kw: object) -> CaseResult:
 
 def test_means_stderr_targets_and_missing_metrics() -> None:
     cases = [
-        case(i, metrics={"retrieval.ndcg@5": v}, passed={"retrieval": v > 0.5},
-             perspectives=["retrieval"], category="factual" if i < 3 else "multi_hop")
+        case(
+            i,
+            metrics={"retrieval.ndcg@5": v},
+            passed={"retrieval": v > 0.5},
+            perspectives=["retrieval"],
+            category="factual" if i < 3 else "multi_hop",
+        )
         for i, v in enumerate([0.2, 0.9, 1.0, 0.4])
-    ]  # fmt: skip
+    ]
     s = summarize(cases, perspectives=["retrieval"])
     ndcg = s.metrics["retrieval.ndcg@5"]
     assert ndcg.value == pytest.approx(0.625) and ndcg.n == 4
@@ -66,10 +71,14 @@ def test_safety_derived_and_breakdown_by_answerable() -> None:
     scores = [0.9, 0.8, 0.45, 0.1, 0.0, 0.2, 0.6]
     attack = [True, True, True, False, False, False, False]
     cases = [
-        case(i, signals={"injection_score": s, "is_attack": a}, answerable=not a,
-             metrics={"safety.injection.detection_rate": float(s >= 0.4)} if a else {})
+        case(
+            i,
+            signals={"injection_score": s, "is_attack": a},
+            answerable=not a,
+            metrics={"safety.injection.detection_rate": float(s >= 0.4)} if a else {},
+        )
         for i, (s, a) in enumerate(zip(scores, attack, strict=True))
-    ]  # fmt: skip
+    ]
     s = summarize(cases, perspectives=["safety"])
     assert s.metrics["safety.injection.auc"].value == pytest.approx(roc_auc(scores, attack))
     assert s.metrics["safety.injection.auc"].n == 7
@@ -81,8 +90,10 @@ def test_safety_derived_and_breakdown_by_answerable() -> None:
 
 def test_latency_budget_is_a_percentile_over_cases() -> None:
     totals = [100.0] * 18 + [10_000.0] * 2
-    cases = [case(i, latency_ms={"total": t}, signals={"latency_budget_ms": {"p95": 5000}})
-             for i, t in enumerate(totals)]  # fmt: skip
+    cases = [
+        case(i, latency_ms={"total": t}, signals={"latency_budget_ms": {"p95": 5000}})
+        for i, t in enumerate(totals)
+    ]
     met = DERIVED["pipeline.latency_budget_met"](cases)
     assert np.percentile(totals, 95) > 5000 and met == 0.0
     assert DERIVED["pipeline.latency_budget_met"](cases[:18]) == 1.0

@@ -34,8 +34,9 @@ def _clean_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def run_eval(tmp_path: Path, *args: str) -> tuple[int, EvalReport | None]:
     out = tmp_path / "reports"
-    code = main(["eval", *args, "--quiet", "--out-dir", str(out),
-                 "--traces-dir", str(tmp_path / "traces")])  # fmt: skip
+    code = main(
+        ["eval", *args, "--quiet", "--out-dir", str(out), "--traces-dir", str(tmp_path / "traces")]
+    )
     reports = sorted(out.glob("*.json"), key=lambda p: p.stat().st_mtime) if out.exists() else []
     return code, (load_report(reports[-1]) if reports else None)
 
@@ -50,12 +51,18 @@ def expected_numbers(dataset: Path) -> dict[str, float]:
     attack = [scored[c.case_id].safety.injection.score for c in safety if c.is_attack]  # type: ignore[union-attr]
     benign = [scored[c.case_id].safety.injection.score for c in safety if not c.is_attack]  # type: ignore[union-attr]
     auc = stats.mannwhitneyu(attack, benign).statistic / (len(attack) * len(benign))
-    outcome = [scored[c.case_id].outcome == c.expected_outcome
-               for c in cases if c.expected_outcome is not None]  # fmt: skip
-    support = [scored[c.case_id].grounding.claim_support_rate  # type: ignore[union-attr]
-               for c in cases if "groundedness" in c.perspectives
-               and scored[c.case_id].grounding is not None
-               and scored[c.case_id].grounding.claim_support_rate is not None]  # type: ignore[union-attr]  # fmt: skip
+    outcome = [
+        scored[c.case_id].outcome == c.expected_outcome
+        for c in cases
+        if c.expected_outcome is not None
+    ]
+    support = [
+        scored[c.case_id].grounding.claim_support_rate  # type: ignore[union-attr]
+        for c in cases
+        if "groundedness" in c.perspectives
+        and scored[c.case_id].grounding is not None
+        and scored[c.case_id].grounding.claim_support_rate is not None
+    ]  # type: ignore[union-attr]
     totals = sorted(s.latency_ms["total"] for s in scored.values())
     return {
         "retrieval.ndcg@5": fmean(ndcg),
@@ -81,7 +88,7 @@ def test_recorded_formats_report_files_and_numbers(tmp_path: Path, dataset: str)
     stem = tmp_path / "reports" / f"eval_report_{report.timestamp}"
     markdown = stem.with_suffix(".md").read_text()
     assert f"{report.metrics['retrieval.ndcg@5'].value:.3f}" in markdown
-    rows = list(csv.DictReader(Path(f"{stem}_cases.csv").open()))
+    rows = list(csv.DictReader(Path(f"{stem}_cases.csv").read_text().splitlines()))
     assert [r["case_id"] for r in rows] == [c.case_id for c in report.cases]
     by_id = {r["case_id"]: r for r in rows}
     for case in report.cases:
@@ -153,13 +160,29 @@ def test_baseline_gate_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert code == 0 and baseline is not None
     base_path = tmp_path / "reports/base.json"
     capsys.readouterr()
-    code, _ = run_eval(tmp_path, str(good), "--baseline", str(base_path),
-                       "--gate-config", str(gate), "--output", "same")  # fmt: skip
+    code, _ = run_eval(
+        tmp_path,
+        str(good),
+        "--baseline",
+        str(base_path),
+        "--gate-config",
+        str(gate),
+        "--output",
+        "same",
+    )
     out = capsys.readouterr().out
     assert code == 0, out
     assert "GATE PASSED" in out
-    code, _ = run_eval(tmp_path, str(bad), "--baseline", str(base_path),
-                       "--gate-config", str(gate), "--output", "worse")  # fmt: skip
+    code, _ = run_eval(
+        tmp_path,
+        str(bad),
+        "--baseline",
+        str(base_path),
+        "--gate-config",
+        str(gate),
+        "--output",
+        "worse",
+    )
     out = capsys.readouterr().out
     assert code == 1
     assert "GATE FAILED" in out
@@ -243,11 +266,25 @@ def test_a_dataset_without_responses_needs_a_target(
 
 def test_the_installed_command_in_a_fresh_process(tmp_path: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "monitor", "eval", str(FIXTURES / "fixtures003"), "--quiet",
-         "--no-plots", "--out-dir", str(tmp_path), "--output", "run"],
-        capture_output=True, text=True, timeout=120, check=False,
+        [
+            sys.executable,
+            "-m",
+            "monitor",
+            "eval",
+            str(FIXTURES / "fixtures003"),
+            "--quiet",
+            "--no-plots",
+            "--out-dir",
+            str(tmp_path),
+            "--output",
+            "run",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
         env={k: v for k, v in os.environ.items() if not k.startswith("MONITOR_")},
-    )  # fmt: skip
+    )
     assert proc.returncode == 0, proc.stderr
     data: dict[str, Any] = json.loads((tmp_path / "run.json").read_text())
     assert data["dataset"]["format"] == "fixtures_dir" and len(data["cases"]) == 12
