@@ -15,7 +15,8 @@ gate reuses them for its paired bootstrap):
 
 Breakdowns group the evaluated cases by tag (a case counts under each of its tags),
 category, difficulty, query type and answerable/unanswerable (004), each group with the
-same aggregates.
+means and rates, the injection AUC and the total latency's p50 and p95
+(:data:`BREAKDOWN_DERIVED`).
 
 >>> from monitor.evaluation.results.case_result import CaseResult
 >>> cases = [CaseResult(case_id=f"q{i}", origin="x", query="q", category="factual",
@@ -46,7 +47,7 @@ from monitor.evaluation.results.case_result import CaseResult
 from monitor.evaluation.results.eval_report import Breakdown, PerspectiveSummary
 from monitor.evaluation.results.metric_value import MetricValue
 
-__all__ = ["DERIVED", "Summary", "breakdowns", "derived_values", "summarize"]
+__all__ = ["BREAKDOWN_DERIVED", "DERIVED", "Summary", "breakdowns", "derived_values", "summarize"]
 
 _STAGES = ("retrieve", "generate", "guardrail_input", "guardrail_output", "total")
 _UNKNOWN = MetricInfo("pipeline", "mean", None, "")
@@ -116,11 +117,19 @@ DERIVED: dict[str, Callable[[Sequence[CaseResult]], float | None]] = {
 """Every derived metric id and the function that computes it from the cases."""
 
 
-def derived_values(cases: Sequence[CaseResult]) -> dict[str, tuple[float | None, int]]:
+BREAKDOWN_DERIVED = ("safety.injection.auc", "latency_ms.total.p50", "latency_ms.total.p95")
+"""The derived metrics a breakdown group carries (the others need more cases than a
+group usually has, or say little per group)."""
+
+
+def derived_values(
+    cases: Sequence[CaseResult], metric_ids: Collection[str] = tuple(DERIVED)
+) -> dict[str, tuple[float | None, int]]:
     """Each derived metric's value and the number of cases it was computed from."""
     out: dict[str, tuple[float | None, int]] = {}
     n_injection = len(_injection(cases)[0])
-    for metric_id, compute in DERIVED.items():
+    for metric_id in metric_ids:
+        compute = DERIVED[metric_id]
         if metric_id.startswith("safety."):
             n = n_injection
         elif metric_id == "pipeline.latency_budget_met":
@@ -232,17 +241,37 @@ def _groups(cases: Sequence[CaseResult]) -> dict[str, dict[str, list[CaseResult]
     return groups
 
 
+def _matrix(cases: Sequence[CaseResult]) -> tuple[list[str], np.ndarray]:
+    """The per-case values as one (cases x metric ids) array, NaN where a case has none."""
+    ids = sorted({metric_id for case in cases for metric_id in case.metrics})
+    column = {metric_id: j for j, metric_id in enumerate(ids)}
+    values = np.full((len(cases), len(ids)), np.nan)
+    for i, case in enumerate(cases):
+        row = values[i]
+        for metric_id, value in case.metrics.items():
+            row[column[metric_id]] = value
+    return ids, values
+
+
 def breakdowns(cases: Sequence[CaseResult]) -> dict[str, dict[str, Breakdown]]:
     """004's breakdowns of ``cases`` (dimension -> value -> cases and metrics)."""
+    ids, values = _matrix(cases)
+    position = {id(case): i for i, case in enumerate(cases)}
     out: dict[str, dict[str, Breakdown]] = {}
     for dim, groups in _groups(cases).items():
         out[dim] = {}
         for value in sorted(groups):
             members = groups[value]
+            rows = values[[position[id(case)] for case in members]]
+            present = ~np.isnan(rows)
+            counts = present.sum(axis=0)
+            sums = np.where(present, rows, 0.0).sum(axis=0)
             metrics: dict[str, float | None] = {
-                metric_id: float(np.mean(values)) for metric_id, values in _means(members).items()
+                metric_id: float(sums[j] / counts[j])
+                for j, metric_id in enumerate(ids)
+                if counts[j]
             }
-            for metric_id, (derived, _) in derived_values(members).items():
+            for metric_id, (derived, _) in derived_values(members, BREAKDOWN_DERIVED).items():
                 if derived is not None:
                     metrics[metric_id] = derived
             out[dim][value] = Breakdown(cases=len(members), metrics=dict(sorted(metrics.items())))

@@ -5,7 +5,8 @@ For a stem ``S`` (``name``, or ``eval_report_<timestamp>``): ``S.json`` (the rep
 :func:`~monitor.evaluation.results.load_report`), ``S.md`` (:func:`render_markdown`),
 ``S_cases.csv`` (the per-query CSV) and, with ``plots``, ``S_metrics.png``,
 ``S_scores.png``, ``S_breakdown.png`` and ``S_latency.png`` (a figure without data is
-not written). Each file is written atomically; ``out_dir`` is created.
+not written; a large report's plots are drawn by a child process meanwhile, see
+:mod:`.plot_process`). Each file is written atomically; ``out_dir`` is created.
 
 >>> check_stem("nightly"), check_stem("eval_report_20261122_213052")
 ('nightly', 'eval_report_20261122_213052')
@@ -23,6 +24,7 @@ from pathlib import Path
 from monitor.evaluation.reports.atomic_write import write_atomic
 from monitor.evaluation.reports.csv_rows import write_cases_csv
 from monitor.evaluation.reports.markdown import render_markdown
+from monitor.evaluation.reports.plot_process import start_plots
 from monitor.evaluation.reports.report_paths import ReportPaths
 from monitor.evaluation.results import EvalReport
 
@@ -53,14 +55,11 @@ def write_reports(
     stem = check_stem(name if name is not None else f"eval_report_{report.timestamp}")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    plotted = start_plots(report, out_dir, stem) if plots else None
     json_path = write_atomic(out_dir / f"{stem}.json", report.model_dump_json(indent=2) + "\n")
     md_path = write_atomic(
         out_dir / f"{stem}.md", render_markdown(report, gate_markdown=gate_markdown)
     )
     csv_path = write_cases_csv(report, out_dir / f"{stem}_cases.csv")
-    plot_paths: list[Path] = []
-    if plots:
-        from monitor.evaluation.reports.plots import write_plots
-
-        plot_paths = write_plots(report, out_dir, stem)
+    plot_paths = plotted() if plotted is not None else []
     return ReportPaths(json=json_path, markdown=md_path, csv=csv_path, plots=plot_paths)

@@ -32,7 +32,7 @@ from monitor.evaluation.judge.rubrics import RUBRICS
 from monitor.evaluation.metrics.summary import DERIVED
 from monitor.evaluation.reports import render_console, write_reports, write_traces
 from monitor.evaluation.results import load_report
-from monitor.evaluation.runner.evaluate import EvalOptions, evaluate
+from monitor.evaluation.runner.evaluate import EvalOptions, EvalRun, evaluate
 from monitor.evaluation.runner.judge_stage import JudgeOptions
 from monitor.evaluation.target import TargetConfig, load_target_config
 
@@ -247,7 +247,15 @@ def run_eval(
         targets=dict(gate_config.targets),
         keep_traces=args.save_trace,
     )
-    run = asyncio.run(evaluate(options, progress=None if args.quiet else stderr))
+    runs: list[EvalRun] = []
+
+    async def main() -> None:
+        # The task's result stays None: asyncio.run's exit path can format a repr of its
+        # finished main task (result included), which for 10,000 cases takes a second.
+        runs.append(await evaluate(options, progress=None if args.quiet else stderr))
+
+    asyncio.run(main())
+    run = runs[0]
     report = run.report
     gate = None
     if baseline is not None or args.gate:

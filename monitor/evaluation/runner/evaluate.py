@@ -24,17 +24,23 @@ from typing import Any, TextIO
 from urllib.parse import urlsplit
 
 from monitor.errors import MonitorError
-from monitor.evaluation.datasets import PERSPECTIVES, EvalCase, Perspective, load_dataset
-from monitor.evaluation.metrics.case_metrics import evaluate_case
+from monitor.evaluation.datasets import (
+    PERSPECTIVES,
+    EvalCase,
+    LoadedDataset,
+    Perspective,
+    load_dataset,
+)
 from monitor.evaluation.metrics.catalogue import DEFAULT_TARGETS, KS, Target
 from monitor.evaluation.metrics.summary import summarize
 from monitor.evaluation.reports.progress_bar import ProgressBar
 from monitor.evaluation.results import CaseResult, DatasetInfo, EvalReport
+from monitor.evaluation.runner.frozen_heap import frozen_heap
 from monitor.evaluation.runner.judge_stage import JudgeOptions, judge_cases
+from monitor.evaluation.runner.scoring import score_cases
 from monitor.evaluation.runner.suite import Suite, select_suite
 from monitor.evaluation.target import TargetConfig, TargetResult, call_target
 from monitor.events.scored_event import SCORER_VERSION
-from monitor.pipeline import score_event
 
 __all__ = ["EvalOptions", "EvalRun", "NoResponsesError", "evaluate"]
 
@@ -119,32 +125,14 @@ def _score(
     keep_traces: bool,
     progress: TextIO | None,
 ) -> tuple[list[CaseResult], dict[str, dict[str, Any]]]:
-    results: list[CaseResult] = []
-    traces: dict[str, dict[str, Any]] = {}
     bar = _bar(len(cases), progress, "score")
-    for case in cases:
-        event = case.labelled_event()
-        scored = score_event(event) if event is not None else None
-        call = live.get(case.case_id)
-        if call is not None and (event is None or call.status != "ok"):
-            result = evaluate_case(
-                case, scored, perspectives=perspectives, status=call.status, error=call.error
-            )
-        else:
-            result = evaluate_case(case, scored, perspectives=perspectives)
-        if call is not None:
-            result.signals["target_attempts"] = call.attempts
-        results.append(result)
-        if keep_traces and (result.status != "ok" or result.failed_perspectives()):
-            traces[case.case_id] = {
-                "event": event.model_dump(mode="json") if event is not None else None,
-                "scored": scored.model_dump(mode="json") if scored is not None else None,
-            }
+    try:
+        return score_cases(
+            cases, live, perspectives, keep_traces, on_done=bar.advance if bar else None
+        )
+    finally:
         if bar is not None:
-            bar.advance()
-    if bar is not None:
-        bar.close()
-    return results, traces
+            bar.close()
 
 
 async def evaluate(
@@ -157,6 +145,17 @@ async def evaluate(
     (``None``: silent). Raises ``DatasetError``, ``NoResponsesError`` or ``JudgeError``."""
     started_at, started = now(), time.perf_counter()
     loaded = load_dataset(options.dataset, skip_invalid=options.skip_invalid)
+    with frozen_heap():
+        return await _evaluate(options, loaded, started_at, started, progress)
+
+
+async def _evaluate(
+    options: EvalOptions,
+    loaded: LoadedDataset,
+    started_at: datetime,
+    started: float,
+    progress: TextIO | None,
+) -> EvalRun:
     chosen = select_suite(loaded.cases, options.suite, seed=options.seed)
     cases, live = await _responses(chosen, options.target, progress)
     results, traces = _score(cases, live, options.perspectives, options.keep_traces, progress)
