@@ -8,6 +8,7 @@ context, groundedness, safety, pipeline) repeated with fresh ids and varied late
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -65,3 +66,39 @@ def bench_eval(n_events: int, workdir: Path) -> list[Row]:
             )
         )
     return rows
+
+
+def bench_eval_judge(n_queries: int, workdir: Path, judge_latency_s: float) -> list[Row]:
+    """NFR-1 with the judge: ``n_queries`` judged with both rubrics by the local
+    chat-completions test server (``tests/chat_server.py``), each call held
+    ``judge_latency_s`` to stand in for a model (no real model is reachable here)."""
+    sys.path.insert(0, str(FIXTURE.parents[2]))
+    from chat_server import ChatServer
+
+    path = workdir / f"recorded-{n_queries}.jsonl"
+    write_events(path, n_queries)
+    with ChatServer() as server:
+        server.slow(judge_latency_s)
+        env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("MONITOR_")},
+            "MONITOR_JUDGE_BASE_URL": server.url,
+            "MONITOR_JUDGE_MODEL": "bench-judge",
+        }
+        t0 = time.perf_counter()
+        proc = subprocess.run(
+            [sys.executable, "-m", "monitor", "eval", str(path), "--quiet", "--judge",
+             "--out-dir", str(workdir / "judged")],
+            capture_output=True, text=True, check=False, env=env,
+        )  # fmt: skip
+        elapsed = time.perf_counter() - t0
+        calls = server.calls()
+    if proc.returncode != 0:
+        raise RuntimeError(f"ragmon eval --judge failed: {proc.stderr[-500:]}")
+    return [
+        (
+            f"ragmon eval --judge, {n_queries} queries, {calls} judge calls "
+            f"({judge_latency_s:g} s each, concurrency 4)",
+            f"{elapsed:.1f} s",
+            "< 600 s",
+        )
+    ]

@@ -24,7 +24,7 @@ from pathlib import Path
 import orjson
 from aiokafka import AIOKafkaConsumer, TopicPartition
 
-from bench.eval_bench import bench_eval
+from bench.eval_bench import bench_eval, bench_eval_judge
 from monitor.config import Settings
 from monitor.demo.traffic import TrafficGenerator
 from monitor.pipeline import decode_event, score_event
@@ -401,6 +401,8 @@ def main() -> None:
     p.add_argument("--soak-s", type=float, default=600.0, help="steady-traffic run (0: skip)")
     p.add_argument("--soak-rate", type=float, default=2_000.0, help="events/s of that run")
     p.add_argument("--eval-events", type=int, default=10_000, help="events for ragmon eval")
+    p.add_argument("--judge-queries", type=int, default=100, help="queries judged (0: skip)")
+    p.add_argument("--judge-latency-s", type=float, default=1.0, help="simulated judge call")
     args = p.parse_args()
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="ragmon-bench-") as tmp:
@@ -409,6 +411,8 @@ def main() -> None:
         rows += bench_families(args.events)
         rows += bench_score_cli(args.lines, work)
         rows += bench_eval(args.eval_events, work)
+        if args.judge_queries > 0:
+            rows += bench_eval_judge(args.judge_queries, work, args.judge_latency_s)
         rows += bench_worker(args.stream, work)
         if args.soak_s > 0:
             rows += bench_soak(args.soak_s, args.soak_rate, work)

@@ -46,6 +46,8 @@ def target_text(metric: MetricValue) -> str:
     """``"> 0.6"``, or ``""`` when the metric has no target."""
     if metric.target is None or metric.target_value is None:
         return ""
+    if " " in metric.target:  # already "op value", as summarize writes it
+        return metric.target
     return f"{metric.target} {metric.target_value:g}"
 
 

@@ -41,17 +41,24 @@ def trace_line(
 ) -> dict[str, Any]:
     """The trace record of ``case`` failing ``perspective``.
 
+    ``failures`` are the case's failures of that perspective (each failure starts with
+    ``"<perspective>: "``); for ``operational``, the case's error.
+
     >>> line = trace_line(CaseResult(case_id="q1", origin="c:1", query="q",
-    ...     failures=["retrieval: miss"]), "retrieval", None)
+    ...     failures=["retrieval: miss", "pipeline: outcome"]), "retrieval", None)
     >>> line["case_id"], line["failures"], line["event"], line["scored"]
     ('q1', ['retrieval: miss'], None, None)
     """
     trace = trace or {}
+    if perspective == "operational":
+        failures = [f"{case.status}: {case.error}"]
+    else:
+        failures = [f for f in case.failures if f.startswith(f"{perspective}: ")]
     return {
         "case_id": case.case_id,
         "origin": case.origin,
         "perspective": perspective,
-        "failures": list(case.failures),
+        "failures": failures,
         "status": case.status,
         "metrics": dict(case.metrics),
         "event": trace.get("event"),

@@ -6,9 +6,13 @@ never 0. ``signals`` are the raw per-case inputs of the ``derived`` metrics (the
 injection score and attack label for the ROC, the latency stages), so a report can be
 re-aggregated, and a baseline compared, from its cases alone.
 
+Each line of ``failures`` starts with the perspective it belongs to (``"retrieval: no
+relevant chunk in the top 5"``, ``"judge: ..."``).
+
 ``status`` is operational: ``ok``; ``error`` (the call failed, or no response was recorded);
-``timeout``; ``empty`` (an answer with no text and no abstention or block). A case that is
-not ``ok`` has no perspective metrics (it is counted in the operational rates only).
+``timeout``; ``empty`` (an answer with no text and no abstention or block). A case whose
+call failed or timed out has no perspective metrics (it counts in the operational rates
+only); an ``empty`` answer is still scored.
 
 >>> r = CaseResult(case_id="q1", origin="cases.jsonl:1", query="q?",
 ...     metrics={"retrieval.ndcg@5": 0.5}, passed={"retrieval": False},

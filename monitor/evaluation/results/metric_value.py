@@ -1,7 +1,7 @@
 """``MetricValue``: one aggregate metric of a report, with its target when it has one.
 
 >>> m = MetricValue(value=0.72, n=8, perspective="retrieval", kind="mean",
-...     higher_is_better=True, target=">", target_value=0.6, meets_target=True)
+...     higher_is_better=True, target="> 0.6", target_value=0.6, meets_target=True)
 >>> m.model_dump()["meets_target"]
 True
 """
@@ -15,7 +15,7 @@ __all__ = ["MetricValue"]
 
 class MetricValue(BaseModel):
     """``value`` over ``n`` cases (``None`` when no case had the metric: never a made-up
-    0). ``target``/``target_value`` come from the target table in force; ``meets_target``
+    0). ``target`` (``"> 0.6"``) and ``target_value`` come from the target table in force; ``meets_target``
     is ``None`` without a target or a value. ``stderr`` is the standard error of a
     ``mean``/``rate`` (``None`` for one case and for derived metrics)."""
 
