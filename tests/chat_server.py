@@ -43,9 +43,10 @@ import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from loopback_http import LoopbackHttpService, OwnedServer
 
 __all__ = ["ChatRequest", "ChatServer", "verdict_for"]
 
@@ -122,18 +123,9 @@ def _words(text: str) -> int:
     return len(text.split())
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    block_on_close = False
-
-    def __init__(self, port: int, owner: ChatServer) -> None:
-        self.owner = owner
-        super().__init__(("127.0.0.1", port), _Handler)
-
-
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
-    server: _Server
+    server: OwnedServer
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -175,11 +167,13 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, payload, extra_headers)
 
 
-class ChatServer:
+class ChatServer(LoopbackHttpService):
     """See the module docstring. ``url`` is the base URL a client is configured with."""
 
+    handler_class = _Handler
+
     def __init__(self, port: int = 0, *, harsh_models: Iterable[str] = ()) -> None:
-        self.port = port
+        super().__init__(port)
         self.harsh_models = set(harsh_models)
         self._lock = threading.Lock()
         self._requests: list[ChatRequest] = []
@@ -190,34 +184,9 @@ class ChatServer:
         self._hold_budget: int | None = None
         self._held = 0
         self._released = threading.Event()
-        self._stopping = threading.Event()
-        self._server: _Server | None = None
-        self._thread: threading.Thread | None = None
 
-    # lifecycle
-    def __enter__(self) -> ChatServer:
-        server = _Server(self.port, self)
-        self.port = server.server_address[1]
-        self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self._stopping.set()
+    def _before_stop(self) -> None:
         self._released.set()
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
 
     @property
     def url(self) -> str:

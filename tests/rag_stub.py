@@ -34,9 +34,10 @@ import re
 import threading
 import time
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from loopback_http import LoopbackHttpService, OwnedServer
 
 __all__ = ["CORPUS", "RagStub", "StubRequest", "retrieve"]
 
@@ -118,18 +119,9 @@ class StubRequest:
         return value if isinstance(value, str) else ""
 
 
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    block_on_close = False
-
-    def __init__(self, port: int, owner: RagStub) -> None:
-        self.owner = owner
-        super().__init__(("127.0.0.1", port), _Handler)
-
-
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
-    server: _Server
+    server: OwnedServer
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
@@ -221,11 +213,13 @@ def _v2_reply(event: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-class RagStub:
+class RagStub(LoopbackHttpService):
     """See the module docstring. ``url`` is the base URL (``http://127.0.0.1:PORT``)."""
 
+    handler_class = _Handler
+
     def __init__(self, port: int = 0) -> None:
-        self.port = port
+        super().__init__(port)
         self._lock = threading.Lock()
         self._requests: list[StubRequest] = []
         self._fail: list[tuple[int, dict[str, str]]] = []
@@ -236,33 +230,6 @@ class RagStub:
         self._abstain_for: set[str] = set()
         self._in_flight = 0
         self._max_concurrent = 0
-        self._stopping = threading.Event()
-        self._server: _Server | None = None
-        self._thread: threading.Thread | None = None
-
-    # lifecycle
-    def __enter__(self) -> RagStub:
-        server = _Server(self.port, self)
-        self.port = server.server_address[1]
-        self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-        self._thread.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self._stopping.set()
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
 
     @property
     def url(self) -> str:

@@ -8,13 +8,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 from chat_server import ChatServer
+from polling import wait_until
 
 from monitor.evaluation.judge.case import JudgeCase, case_hash
 from monitor.evaluation.judge.client import JudgeClient
@@ -152,13 +152,6 @@ def test_skipped_failures_are_left_out_and_tried_again(server: ChatServer, tmp_p
     assert len(verdicts) == 5
     assert server.calls_mentioning("Question 0?") == 3  # two bad replies, then one good
     assert all(server.calls_mentioning(f"Question {i}?") == 1 for i in range(1, 5))
-
-
-def wait_until(condition: Callable[[], bool], timeout_s: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not condition():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
 
 
 def assert_resumed_without_repeats(

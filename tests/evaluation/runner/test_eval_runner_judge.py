@@ -9,13 +9,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from chat_server import ChatServer
+from polling import wait_until
 
 from monitor.cli import main
 from monitor.evaluation.results import load_report
@@ -90,14 +90,6 @@ def test_judged_run_stores_verdicts_inputs_and_reliability(
     assert report.metrics["judge.faithfulness"].value == pytest.approx(sum(scores) / judged)
     assert "sk-test-Secret-Key-123" not in (tmp_path / "judged.json").read_text()
     assert "sk-test-Secret-Key-123" not in (tmp_path / "judged.md").read_text()
-
-
-def wait_until(check: Callable[[], bool], timeout_s: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout_s
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not met in time")
-        time.sleep(0.02)
 
 
 def test_killed_run_resumes_without_repeating_judge_calls(
