@@ -193,13 +193,28 @@ def _context(case: EvalCase, scored: ScoredEvent, event: RagEvent, r: CaseResult
             m["context_quality.fact_dispersion"] = cq.fact_dispersion
             if cq.fact_dispersion >= FACT_DISPERSION_PASS:
                 failures.append(f"gold facts spread over {cq.fact_dispersion:g} chunks")
-    if case.expected_chunks:
-        retrieved = {c.chunk_id for c in event.chunks}
-        found = sum(1 for chunk_id in case.expected_chunks if chunk_id in retrieved)
-        m["context_quality.expected_chunk_recall"] = found / len(case.expected_chunks)
-        if found < len(case.expected_chunks):
-            failures.append(f"{len(case.expected_chunks) - found} expected chunk(s) missing")
+    retrieved = {c.chunk_id for c in event.chunks}
+    _expected(case.expected_chunks, retrieved, "context_quality.expected_chunk_recall", m,
+              failures, "expected chunk(s) missing")  # fmt: skip
     return failures
+
+
+def _expected(
+    expected: list[str],
+    present: set[str | None],
+    metric_id: str,
+    m: dict[str, float],
+    failures: list[str],
+    missing: str,
+) -> None:
+    """The share of ``expected`` ids in ``present`` (when any is expected), and a failure
+    naming how many are ``missing``."""
+    if not expected:
+        return
+    found = sum(1 for item in expected if item in present)
+    m[metric_id] = found / len(expected)
+    if found < len(expected):
+        failures.append(f"{len(expected) - found} {missing}")
 
 
 def _grounded(case: EvalCase, scored: ScoredEvent, event: RagEvent, r: CaseResult) -> list[str]:
@@ -230,12 +245,10 @@ def _grounded(case: EvalCase, scored: ScoredEvent, event: RagEvent, r: CaseResul
         m["grounding.forbidden_claims_found"] = float(g.forbidden_claims_found)
         if g.forbidden_claims_found:
             failures.append(f"{g.forbidden_claims_found} forbidden claim(s) in the answer")
-    if case.expected_citations and event.response is not None:
+    if event.response is not None:
         cited = {c.document_id for c in event.response.citations}
-        found = sum(1 for doc in case.expected_citations if doc in cited)
-        m["grounding.expected_citation_recall"] = found / len(case.expected_citations)
-        if found < len(case.expected_citations):
-            failures.append(f"{len(case.expected_citations) - found} expected citation(s) missing")
+        _expected(case.expected_citations, cited, "grounding.expected_citation_recall", m,
+                  failures, "expected citation(s) missing")  # fmt: skip
     return failures
 
 

@@ -15,9 +15,10 @@ __all__ = ["MetricValue"]
 
 class MetricValue(BaseModel):
     """``value`` over ``n`` cases (``None`` when no case had the metric: never a made-up
-    0). ``target`` (``"> 0.6"``) and ``target_value`` come from the target table in force; ``meets_target``
-    is ``None`` without a target or a value. ``stderr`` is the standard error of a
-    ``mean``/``rate`` (``None`` for one case and for derived metrics)."""
+    0). ``target`` (``"> 0.6"``) and ``target_value`` come from the target table in
+    force; ``meets_target`` is ``None`` without a target or a value. ``stderr`` is the
+    standard error of a ``mean``/``rate`` (``None`` for one case and for derived
+    metrics)."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
@@ -14,7 +13,7 @@ from typing import Any
 
 import pytest
 from chat_server import ChatServer
-from polling import wait_until
+from polling import sigkill_when, wait_until
 
 from monitor.evaluation.judge.case import JudgeCase, case_hash
 from monitor.evaluation.judge.client import JudgeClient
@@ -199,17 +198,7 @@ def test_a_killed_run_resumes_without_repeated_calls(server: ChatServer, tmp_pat
         env=env,
         stderr=subprocess.PIPE,
     )
-    try:
-        wait_until(lambda: server.held == 1 or child.poll() is not None)
-        assert child.poll() is None, child.stderr.read().decode() if child.stderr else ""
-        os.kill(child.pid, signal.SIGKILL)
-        assert child.wait(timeout=10) == -signal.SIGKILL
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-        if child.stderr:
-            child.stderr.close()
+    sigkill_when(child, lambda: server.held == 1)
     server.release()
     with ProgressStore(progress) as store:
         done = {v.case_id for v in store.verdicts()}

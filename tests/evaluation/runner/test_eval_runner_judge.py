@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 from collections import Counter
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from chat_server import ChatServer
-from polling import wait_until
+from polling import sigkill_when, wait_until
 
 from monitor.cli import main
 from monitor.evaluation.results import load_report
@@ -119,17 +118,7 @@ def test_killed_run_resumes_without_repeating_judge_calls(
     }
     server.hold_after(5)  # five verdicts arrive, the sixth request hangs: the kill comes then
     child = subprocess.Popen(args, cwd=tmp_path, env=env, stderr=subprocess.PIPE)
-    try:
-        wait_until(lambda: server.held == 1 or child.poll() is not None)
-        assert child.poll() is None, child.stderr.read().decode() if child.stderr else ""
-        os.kill(child.pid, signal.SIGKILL)
-        assert child.wait(timeout=10) == -signal.SIGKILL
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-        if child.stderr:
-            child.stderr.close()
+    sigkill_when(child, lambda: server.held == 1)
     assert not (tmp_path / "resumed.json").exists()
     recorded = sum(len(f.read_text().splitlines()) for f in progress.glob("*.jsonl"))
     assert recorded == 5
