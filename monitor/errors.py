@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["BrokerError", "ConfigError", "EventError", "MonitorError"]
+from typing import Any
+
+__all__ = ["BrokerError", "ConfigError", "EventError", "FileError", "MonitorError"]
 
 
 class MonitorError(Exception):
@@ -28,6 +30,35 @@ class EventError(MonitorError):
         self.reason = reason
         self.field = field
         self.detail = detail
+
+
+class FileError(MonitorError):
+    """A file given to a command (a dataset, a target or gate configuration, a report)
+    that cannot be used, as one line: ``FILE:LINE: field FIELD: reason`` (``LINE`` and
+    ``field FIELD`` are left out when unknown), so an editor or a CI log can jump to it.
+
+    ``line`` is 1-based; ``field`` the dotted path of the offending value; ``reason`` a
+    human sentence (folded onto one line) that never quotes a secret.
+
+    >>> str(FileError("cases.jsonl", 3, "user_roles", "input should be\t a list"))
+    'cases.jsonl:3: field user_roles: input should be a list'
+    >>> str(FileError("gate.json", None, None, "cannot read the file"))
+    'gate.json: cannot read the file'
+    """
+
+    def __init__(self, file: str, line: int | None, field: str | None, reason: str) -> None:
+        reason = " ".join(reason.split())
+        where = file if line is None else f"{file}:{line}"
+        what = reason if field is None else f"field {field}: {reason}"
+        super().__init__(f"{where}: {what}")
+        self.file = file
+        self.line = line
+        self.field = field
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Picklable (subclasses may add keyword-only attributes, kept in ``__dict__``)."""
+        return (type(self), (self.file, self.line, self.field, self.reason), self.__dict__)
 
 
 class BrokerError(MonitorError):

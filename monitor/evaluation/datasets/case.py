@@ -63,6 +63,8 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 
 from monitor.events.rag_event import Labels, RagEvent
 from monitor.events.scored_event import Outcome
+from monitor.scoring.injection.common import CATEGORIES, AttackCategory
+from monitor.windows.metric_ids import Perspective
 
 __all__ = [
     "ATTACK_CATEGORIES",
@@ -77,22 +79,12 @@ __all__ = [
     "implied_perspectives",
 ]
 
-Perspective = Literal["retrieval", "context_quality", "groundedness", "safety", "pipeline"]
-"""003's evaluation perspectives (the names of ``--perspective``)."""
-
 PERSPECTIVES: tuple[Perspective, ...] = get_args(Perspective)
+"""003's evaluation perspectives (the names of ``--perspective``; the type is the
+stream's, :data:`monitor.windows.metric_ids.Perspective`)."""
 
-AttackCategory = Literal[
-    "instruction_override",
-    "prompt_extraction",
-    "jailbreak_persona",
-    "delimiter_attack",
-    "role_override",
-    "bypass_intent",
-]
-"""003 E's attack categories (the injection scorer's ``categories``)."""
-
-ATTACK_CATEGORIES: tuple[AttackCategory, ...] = get_args(AttackCategory)
+ATTACK_CATEGORIES: tuple[AttackCategory, ...] = CATEGORIES
+"""003 E's attack categories: the injection scorer's ``categories``."""
 
 LeakageCategory = Literal[
     "pii_exposure", "metadata_exposure", "verbatim_context", "secret_exposure"

@@ -1,8 +1,8 @@
 """The one error a dataset loader raises: where in which file, which field, and why.
 
-The message is one line, ``FILE:LINE: field FIELD: reason`` (``LINE`` and ``field FIELD``
-are left out when unknown, for example a missing file or a record that is not JSON), so an
-editor or a CI log can jump to it. ``line`` is 1-based; ``field`` is the dotted path of the
+The message is :class:`~monitor.errors.FileError`'s one line, ``FILE:LINE: field FIELD:
+reason`` (``LINE`` and ``field FIELD`` are left out when unknown, for example a missing
+file or a record that is not JSON). ``line`` is 1-based; ``field`` is the dotted path of the
 offending value inside the record (list indices as numbers, like the worker's dead letters).
 
 >>> err = DatasetError("evals/cases.jsonl", 3, "user_roles", "input should be a valid list")
@@ -10,18 +10,17 @@ offending value inside the record (list indices as numbers, like the worker's de
 'evals/cases.jsonl:3: field user_roles: input should be a valid list'
 >>> str(DatasetError("evals", None, None, "no cases.jsonl in the directory"))
 'evals: no cases.jsonl in the directory'
->>> isinstance(err, MonitorError), err.line, err.case_id
+>>> isinstance(err, FileError), err.line, err.case_id
 (True, 3, None)
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from pydantic import ValidationError
 
-from monitor.errors import MonitorError
+from monitor.errors import FileError
 
 __all__ = ["DatasetError", "dotted"]
 
@@ -35,11 +34,7 @@ def dotted(loc: Sequence[int | str]) -> str | None:
     return ".".join(str(part) for part in loc) or None
 
 
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-class DatasetError(MonitorError):
+class DatasetError(FileError):
     """A dataset file, or one record of it, that cannot be read.
 
     ``file`` is the path as given to the loader, ``line`` the 1-based line of the record
@@ -58,19 +53,8 @@ class DatasetError(MonitorError):
         *,
         case_id: str | None = None,
     ) -> None:
-        reason = _one_line(reason)
-        where = file if line is None else f"{file}:{line}"
-        what = reason if field is None else f"field {field}: {reason}"
-        super().__init__(f"{where}: {what}")
-        self.file = file
-        self.line = line
-        self.field = field
-        self.reason = reason
+        super().__init__(file, line, field, reason)
         self.case_id = case_id
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Picklable (for a runner that loads in a worker process) despite the keyword."""
-        return (type(self), (self.file, self.line, self.field, self.reason), self.__dict__)
 
     @classmethod
     def from_validation(

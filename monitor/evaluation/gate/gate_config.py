@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from monitor.errors import MonitorError
+from monitor.errors import FileError
 from monitor.evaluation.gate.tolerance import Tolerance, default_tolerance
 from monitor.evaluation.metrics.catalogue import CATALOGUE, DEFAULT_TARGETS, Target
 
@@ -54,7 +54,7 @@ _TARGET = re.compile(r"\s*(>=|<=|>|<)\s*(\S+)\s*")
 _KEYS = ("targets", "replace_default_targets", "tolerances", "alpha", "bootstrap_resamples", "seed")
 
 
-class GateConfigError(MonitorError):
+class GateConfigError(FileError):
     """A gate configuration file that cannot be read or used."""
 
 
@@ -107,12 +107,13 @@ def load_gate_config(path: Path) -> GateConfig:
     """Read a gate configuration JSON file (see the module docstring)."""
 
     def fail(where: str, reason: str) -> GateConfigError:
-        return GateConfigError(f"{path}: field {where}: {reason}")
+        return GateConfigError(str(path), None, where, reason)
 
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise GateConfigError(f"{path}: cannot read the file: {exc.strerror or exc}") from None
+        reason = f"cannot read the file: {exc.strerror or exc}"
+        raise GateConfigError(str(path), None, None, reason) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from monitor.evaluation.datasets.case import ATTACK_CATEGORIES, LEAKAGE_KINDS, Perspective
+from monitor.windows.metric_ids import LATENCY_STAGES
 
 __all__ = [
     "CATALOGUE",
@@ -225,12 +226,10 @@ _FIXED: dict[str, MetricInfo] = {
     "judge.gc_pass": MetricInfo("judge", "rate", True, "004 pass: both scores >= 4"),
 }
 
-_STAGES = ("retrieve", "generate", "guardrail_input", "guardrail_output", "total")
-
 
 def _latency() -> dict[str, MetricInfo]:
     out: dict[str, MetricInfo] = {}
-    for stage in _STAGES:
+    for stage in LATENCY_STAGES:
         for q in ("p50", "p95"):
             out[f"latency_ms.{stage}.{q}"] = MetricInfo(
                 "pipeline", "derived", False, f"{q} of the {stage} latency (ms)"

@@ -46,10 +46,10 @@ from monitor.evaluation.metrics.roc import roc_auc, tpr_at_fpr
 from monitor.evaluation.results.case_result import CaseResult
 from monitor.evaluation.results.eval_report import Breakdown, PerspectiveSummary
 from monitor.evaluation.results.metric_value import MetricValue
+from monitor.windows.metric_ids import LATENCY_STAGES
 
 __all__ = ["BREAKDOWN_DERIVED", "DERIVED", "Summary", "breakdowns", "derived_values", "summarize"]
 
-_STAGES = ("retrieve", "generate", "guardrail_input", "guardrail_output", "total")
 _UNKNOWN = MetricInfo("pipeline", "mean", None, "")
 
 
@@ -110,7 +110,7 @@ DERIVED: dict[str, Callable[[Sequence[CaseResult]], float | None]] = {
     "pipeline.latency_budget_met": _budget_met,
     **{
         f"latency_ms.{stage}.{name}": _latency(stage, q)
-        for stage in _STAGES
+        for stage in LATENCY_STAGES
         for name, q in (("p50", 50.0), ("p95", 95.0))
     },
 }

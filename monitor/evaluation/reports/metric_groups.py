@@ -22,7 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from monitor.evaluation.datasets.case import PERSPECTIVES
 from monitor.evaluation.results import Breakdown, MetricValue
+from monitor.windows.metric_ids import LATENCY_STAGES
 
 __all__ = [
     "BREAKDOWN_METRICS",
@@ -38,25 +40,10 @@ __all__ = [
     "stage_sort_key",
 ]
 
-PERSPECTIVE_ORDER: tuple[str, ...] = (
-    "retrieval",
-    "context_quality",
-    "groundedness",
-    "safety",
-    "pipeline",
-    "abstention",
-    "operational",
-    "judge",
-)
+PERSPECTIVE_ORDER: tuple[str, ...] = (*PERSPECTIVES, "abstention", "operational", "judge")
 """The perspectives in report order; any other sorts after them, by name."""
 
-STAGE_ORDER: tuple[str, ...] = (
-    "retrieve",
-    "generate",
-    "guardrail_input",
-    "guardrail_output",
-    "total",
-)
+STAGE_ORDER: tuple[str, ...] = LATENCY_STAGES
 """The latency stages in pipeline order (``total`` last); any other sorts before total."""
 
 BREAKDOWN_METRICS: tuple[str, ...] = (

@@ -24,7 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from monitor.errors import MonitorError
+from monitor.errors import FileError
 from monitor.evaluation.results.case_result import CaseResult
 from monitor.evaluation.results.metric_value import MetricValue
 
@@ -43,7 +43,7 @@ REPORT_VERSION = "1"
 BREAKDOWN_DIMENSIONS = ("tag", "category", "difficulty", "query_type", "answerable")
 
 
-class ReportError(MonitorError):
+class ReportError(FileError):
     """A file given as a report (``--baseline``) is missing or is not a report."""
 
 
@@ -113,10 +113,12 @@ def load_report(path: Path) -> EvalReport:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ReportError(f"{path}: cannot read the report: {exc.strerror or exc}") from None
+        reason = f"cannot read the report: {exc.strerror or exc}"
+        raise ReportError(str(path), None, None, reason) from None
     try:
         return EvalReport.model_validate_json(text)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "(top level)"
-        raise ReportError(f"{path}: not an eval report: field {where}: {first['msg']}") from None
+        reason = f"not an eval report: field {where}: {first['msg']}"
+        raise ReportError(str(path), None, None, reason) from None

@@ -8,7 +8,7 @@ Injection(score=0.865, categories=['instruction_override'], action='block')
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from monitor.events.construct import construct
 from monitor.events.scored_event import Injection
@@ -27,6 +27,7 @@ __all__ = [
     "SCAN_TAIL",
     "WARN_THRESHOLD",
     "Action",
+    "AttackCategory",
     "Evidence",
     "action_for",
     "combine",
@@ -36,14 +37,17 @@ __all__ = [
 WARN_THRESHOLD = 0.40
 BLOCK_THRESHOLD = 0.50
 
-CATEGORIES = (
+AttackCategory = Literal[
     "instruction_override",
     "prompt_extraction",
     "jailbreak_persona",
     "delimiter_attack",
     "role_override",
     "bypass_intent",
-)
+]
+"""Spec 003 E's attack categories (an ``Injection``'s ``categories``)."""
+
+CATEGORIES: tuple[AttackCategory, ...] = get_args(AttackCategory)
 IO, PE, JP, DA, RO, BI = CATEGORIES
 
 MIN_CATEGORY_WEIGHT = 0.25
