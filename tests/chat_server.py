@@ -42,11 +42,10 @@ import json
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler
+from dataclasses import dataclass, replace
 from typing import Any
 
-from loopback_http import LoopbackHttpService, OwnedServer
+from loopback_http import Answer, LoopbackHttpService, RecordedRequest, json_error
 
 __all__ = ["ChatRequest", "ChatServer", "verdict_for"]
 
@@ -54,14 +53,8 @@ COMPLETIONS_PATH = "/v1/chat/completions"
 
 
 @dataclass(frozen=True)
-class ChatRequest:
+class ChatRequest(RecordedRequest):
     """One request as it arrived (``headers`` names lower case) and the status it got."""
-
-    path: str
-    headers: dict[str, str]
-    body: dict[str, Any]
-    status: int
-    received_monotonic: float
 
     @property
     def model(self) -> str:
@@ -123,60 +116,15 @@ def _words(text: str) -> int:
     return len(text.split())
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: OwnedServer
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
-        raw = json.dumps(payload).encode()
-        try:
-            self.send_response(status)
-            for name, value in (headers or {}).items():
-                self.send_header(name, value)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(raw)))
-            self.end_headers()
-            self.wfile.write(raw)
-        except OSError:  # the client went away (timeout, killed)
-            self.close_connection = True
-
-    def do_POST(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        owner = self.server.owner
-        try:
-            body = json.loads(raw)
-            if not isinstance(body, dict):
-                raise ValueError("not an object")
-        except ValueError:
-            owner._record(self.path, headers, {}, 400)
-            self._send(400, {"error": {"message": "the body is not a JSON object"}})
-            return
-        if self.path != COMPLETIONS_PATH:
-            owner._record(self.path, headers, body, 404)
-            self._send(404, {"error": {"message": f"no route {self.path}"}})
-            return
-        status, payload, extra_headers, delay_s = owner._answer(self.path, headers, body)
-        if delay_s > 0 and owner._stopping.wait(delay_s):
-            self.close_connection = True
-            return
-        self._send(status, payload, extra_headers)
-
-
 class ChatServer(LoopbackHttpService):
     """See the module docstring. ``url`` is the base URL a client is configured with."""
 
-    handler_class = _Handler
+    routes = frozenset({COMPLETIONS_PATH})
+    request_class = ChatRequest
 
     def __init__(self, port: int = 0, *, harsh_models: Iterable[str] = ()) -> None:
         super().__init__(port)
         self.harsh_models = set(harsh_models)
-        self._lock = threading.Lock()
-        self._requests: list[ChatRequest] = []
         self._fail: list[tuple[int, dict[str, str], str]] = []
         self._invalid: list[str] = []
         self._delay_s = 0.0
@@ -257,15 +205,7 @@ class ChatServer(LoopbackHttpService):
         return got
 
     # called by the handler threads
-    def _record(
-        self, path: str, headers: dict[str, str], body: dict[str, Any], status: int
-    ) -> None:
-        with self._lock:
-            self._requests.append(ChatRequest(path, headers, body, status, time.monotonic()))
-
-    def _answer(
-        self, path: str, headers: dict[str, str], body: dict[str, Any]
-    ) -> tuple[int, Any, dict[str, str], float]:
+    def _answer(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> Answer:
         with self._lock:
             hold = self._hold_budget == 0
             if self._hold_budget:
@@ -277,14 +217,14 @@ class ChatServer(LoopbackHttpService):
             delay_s = self._delay_s
             if self._fail:
                 status, extra, message = self._fail.pop(0)
-                self._requests.append(ChatRequest(path, headers, body, status, time.monotonic()))
-                return status, {"error": {"message": message}}, extra, delay_s
+                self._recorded(path, headers, body, status)
+                return replace(json_error(status, message, extra), delay_s=delay_s)
             if self._reject_json_mode and "response_format" in body:
-                self._requests.append(ChatRequest(path, headers, body, 400, time.monotonic()))
+                self._recorded(path, headers, body, 400)
                 error = {"message": "response_format is not supported", "type": "invalid_request"}
-                return 400, {"error": error}, {}, delay_s
+                return Answer(400, json.dumps({"error": error}).encode(), delay_s=delay_s)
             content = self._invalid.pop(0) if self._invalid else None
-            self._requests.append(ChatRequest(path, headers, body, 200, time.monotonic()))
+            self._recorded(path, headers, body, 200)
         model = str(body.get("model", ""))
         messages = [m for m in body.get("messages", []) if isinstance(m, dict)]
         if content is None:
@@ -309,4 +249,4 @@ class ChatServer(LoopbackHttpService):
                 "total_tokens": prompt_tokens + _words(content),
             },
         }
-        return 200, reply, {}, delay_s
+        return Answer(200, json.dumps(reply).encode(), delay_s=delay_s)

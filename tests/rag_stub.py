@@ -31,13 +31,10 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-import time
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from loopback_http import LoopbackHttpService, OwnedServer
+from loopback_http import Answer, LoopbackHttpService, RecordedRequest
 
 __all__ = ["CORPUS", "RagStub", "StubRequest", "retrieve"]
 
@@ -98,15 +95,9 @@ def retrieve(query: str, k: int = 3) -> list[dict[str, Any]]:
 
 
 @dataclass(frozen=True)
-class StubRequest:
+class StubRequest(RecordedRequest):
     """One request as it arrived (``path`` without the query string, ``headers`` names
     lower case) and the status it got."""
-
-    path: str
-    headers: dict[str, str]
-    body: dict[str, Any]
-    status: int
-    received_monotonic: float
 
     @property
     def case_id(self) -> str | None:
@@ -117,57 +108,6 @@ class StubRequest:
     def query(self) -> str:
         value = self.body.get("query", self.body.get("question", ""))
         return value if isinstance(value, str) else ""
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: OwnedServer
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def _send(self, status: int, raw: bytes, content_type: str, headers: dict[str, str]) -> None:
-        try:
-            self.send_response(status)
-            for name, value in headers.items():
-                self.send_header(name, value)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(raw)))
-            self.end_headers()
-            self.wfile.write(raw)
-        except OSError:  # the client went away (timeout, killed)
-            self.close_connection = True
-
-    def do_POST(self) -> None:
-        owner = self.server.owner
-        owner._enter()
-        try:
-            self._post(owner)
-        finally:
-            owner._leave()
-
-    def _post(self, owner: RagStub) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        try:
-            body = json.loads(raw)
-            if not isinstance(body, dict):
-                raise ValueError("not an object")
-        except ValueError:
-            owner._record(self.path, headers, {}, 400)
-            self._send(400, b'{"error": "the body is not a JSON object"}', "application/json", {})
-            return
-        path = self.path.partition("?")[0]
-        if path not in ("/query", "/v2/ask"):
-            owner._record(path, headers, body, 404)
-            self._send(404, b'{"error": "no such route"}', "application/json", {})
-            return
-        status, payload, content_type, extra, delay_s = owner._answer(path, headers, body)
-        if delay_s > 0 and owner._stopping.wait(delay_s):
-            self.close_connection = True
-            return
-        self._send(status, payload, content_type, extra)
 
 
 def _ragevent_reply(query: str, empty: bool, abstain: bool) -> dict[str, Any]:
@@ -216,20 +156,17 @@ def _v2_reply(event: dict[str, Any]) -> dict[str, Any]:
 class RagStub(LoopbackHttpService):
     """See the module docstring. ``url`` is the base URL (``http://127.0.0.1:PORT``)."""
 
-    handler_class = _Handler
+    routes = frozenset({"/query", "/v2/ask"})
+    request_class = StubRequest
 
     def __init__(self, port: int = 0) -> None:
         super().__init__(port)
-        self._lock = threading.Lock()
-        self._requests: list[StubRequest] = []
         self._fail: list[tuple[int, dict[str, str]]] = []
         self._fail_for: dict[str, int] = {}
         self._not_json = 0
         self._slow: tuple[float, str | None] = (0.0, None)
         self._empty_for: set[str] = set()
         self._abstain_for: set[str] = set()
-        self._in_flight = 0
-        self._max_concurrent = 0
 
     @property
     def url(self) -> str:
@@ -273,30 +210,7 @@ class RagStub(LoopbackHttpService):
     def calls(self, case_id: str | None = None) -> int:
         return sum(1 for r in self.requests() if case_id is None or r.case_id == case_id)
 
-    @property
-    def max_concurrent(self) -> int:
-        with self._lock:
-            return self._max_concurrent
-
-    # called by the handler threads
-    def _enter(self) -> None:
-        with self._lock:
-            self._in_flight += 1
-            self._max_concurrent = max(self._max_concurrent, self._in_flight)
-
-    def _leave(self) -> None:
-        with self._lock:
-            self._in_flight -= 1
-
-    def _record(
-        self, path: str, headers: dict[str, str], body: dict[str, Any], status: int
-    ) -> None:
-        with self._lock:
-            self._requests.append(StubRequest(path, headers, body, status, time.monotonic()))
-
-    def _answer(
-        self, path: str, headers: dict[str, str], body: dict[str, Any]
-    ) -> tuple[int, bytes, str, dict[str, str], float]:
+    def _answer(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> Answer:
         request = StubRequest(path, headers, body, 0, 0.0)
         query = request.query
         with self._lock:
@@ -312,13 +226,14 @@ class RagStub(LoopbackHttpService):
             self._not_json -= not_json
             empty = any(m in query for m in self._empty_for)
             abstain = any(m in query for m in self._abstain_for)
-            self._requests.append(StubRequest(path, headers, body, status, time.monotonic()))
+            self._recorded(path, headers, body, status)
         if status != 200:
             payload = json.dumps({"error": f"simulated {status}"}).encode()
-            return status, payload, "application/json", extra, delay_s
+            return Answer(status, payload, headers=extra, delay_s=delay_s)
         if not_json:
-            return 200, b"<html><body>Bad gateway</body></html>", "text/html", {}, delay_s
+            html = b"<html><body>Bad gateway</body></html>"
+            return Answer(200, html, content_type="text/html", delay_s=delay_s)
         reply = _ragevent_reply(query, empty, abstain)
         if path == "/v2/ask":
             reply = _v2_reply(reply)
-        return 200, json.dumps(reply).encode(), "application/json", {}, delay_s
+        return Answer(200, json.dumps(reply).encode(), delay_s=delay_s)
