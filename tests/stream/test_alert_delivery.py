@@ -10,6 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
+from kafka_io import produce
 from webhook_server import Received, WebhookServer
 
 from monitor.alerts.alert import Alert, AlertLabels, AlertWindow, Diagnosis
@@ -19,7 +20,6 @@ from monitor.alerts.sender import AlertSender
 from monitor.alerts.signing import verify
 from monitor.config import Settings
 from monitor.stream.alert_delivery import AlertDelivery, run_deliveries
-from monitor.stream.kafka import new_producer
 
 pytestmark = [pytest.mark.broker, pytest.mark.timeout(120)]
 
@@ -50,19 +50,11 @@ def make_alerts(count: int, first_seq: int = 0, fingerprints: int = 5) -> list[A
     return [make_alert(f"fp{i % fingerprints}", first_seq + i) for i in range(count)]
 
 
-async def produce(settings: Settings, values: Sequence[tuple[bytes, bytes]]) -> None:
-    producer = new_producer(settings)
-    await producer.start()
-    try:
-        futures = [await producer.send(settings.alerts_topic, v, key=k) for k, v in values]
-        await asyncio.gather(*futures)
-    finally:
-        await producer.stop()
-
-
 async def produce_alerts(settings: Settings, alerts: Sequence[Alert]) -> None:
     await produce(
-        settings, [(a.fingerprint.encode(), a.model_dump_json().encode()) for a in alerts]
+        settings,
+        [(a.fingerprint.encode(), a.model_dump_json().encode()) for a in alerts],
+        settings.alerts_topic,
     )
 
 
@@ -162,7 +154,8 @@ def test_rejected_and_invalid_records_do_not_block(
     async def scenario() -> None:
         async with delivering(settings, endpoint_for(server), stats):
             await produce_alerts(settings, rejected)
-            await produce(settings, [(b"fp0", b"not json"), (b"fp0", b'{"status": "firing"}')])
+            bad = [(b"fp0", b"not json"), (b"fp0", b'{"status": "firing"}')]
+            await produce(settings, bad, settings.alerts_topic)
             await until(lambda: len(server.requests()) >= 3, 30, "3 rejected deliveries")
             server.respond(200)
             await produce_alerts(settings, accepted)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import signal
 from collections import Counter
 from pathlib import Path
 
 import orjson
 import pytest
-from kafka_io import produce, read_until
+from kafka_io import kill_worker_after_scores, produce, read_until
 
 from monitor.config import Settings
 from monitor.demo.traffic import TrafficGenerator
@@ -74,15 +73,7 @@ def test_sigkill_then_restart_every_window_counts_each_distinct_event_once(
     )
 
     log = tmp_path / "worker.log"
-    first = start_worker(s, log)
-    try:
-        asyncio.run(read_until(s, [s.scores_topic], lambda g: len(g[s.scores_topic]) >= 5_000))
-        first.send_signal(signal.SIGKILL)
-        first.wait(timeout=10)
-    finally:
-        stop_process(first)
-    scored = asyncio.run(read_until(s, [s.scores_topic], lambda g: False, timeout_s=2))
-    assert len(scored[s.scores_topic]) < len(stream), "kill came too late to test anything"
+    kill_worker_after_scores(s, log, 5_000, len(stream))
 
     second = start_worker(s, log)
     try:

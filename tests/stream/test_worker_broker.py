@@ -5,13 +5,12 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-import signal
 import urllib.request
 from pathlib import Path
 
 import orjson
 import pytest
-from kafka_io import produce, read_until
+from kafka_io import kill_worker_after_scores, produce, read_until
 
 from monitor.config import Settings
 from monitor.demo.traffic import TrafficGenerator
@@ -123,15 +122,7 @@ def test_sigkill_mid_stream_loses_nothing(stream_settings: Settings, tmp_path: P
     events = [gen.event() for _ in range(20000)]
     asyncio.run(produce(s, [(None, orjson.dumps(e)) for e in events]))
     log = tmp_path / "worker.log"
-    first = start_worker(s, log)
-    try:
-        asyncio.run(read_until(s, [s.scores_topic], lambda g: len(g[s.scores_topic]) >= 2000))
-        first.send_signal(signal.SIGKILL)
-        first.wait(timeout=10)
-    finally:
-        stop_process(first)
-    partial = asyncio.run(read_until(s, [s.scores_topic], lambda g: False, timeout_s=2))
-    assert len(partial[s.scores_topic]) < len(events), "kill came too late to test anything"
+    kill_worker_after_scores(s, log, 2000, len(events))
 
     second = start_worker(s, log)
     try:
