@@ -57,10 +57,19 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    model_validator,
+)
 
+from monitor.evaluation.datasets.dataset_error import DatasetError
 from monitor.events.rag_event import Labels, RagEvent
 from monitor.events.scored_event import Outcome
 from monitor.scoring.injection.common import CATEGORIES, AttackCategory
@@ -77,6 +86,7 @@ __all__ = [
     "LeakageCategory",
     "Perspective",
     "implied_perspectives",
+    "validated_case",
 ]
 
 PERSPECTIVES: tuple[Perspective, ...] = get_args(Perspective)
@@ -191,3 +201,21 @@ def implied_perspectives(case: EvalCase) -> frozenset[Perspective]:
     ):
         found.add("pipeline")
     return frozenset(found)
+
+
+def validated_case(
+    values: dict[str, Any],
+    file: str,
+    line: int | None,
+    *,
+    rename: Mapping[str, str],
+    case_id: str | None,
+) -> EvalCase:
+    """``values`` as an :class:`EvalCase`, or the :class:`DatasetError` of its first
+    problem (named with the source's field names through ``rename``)."""
+    try:
+        return EvalCase.model_validate(values)
+    except ValidationError as exc:
+        raise DatasetError.from_validation(
+            file, line, exc, rename=rename, case_id=case_id
+        ) from None

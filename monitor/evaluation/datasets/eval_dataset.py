@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from monitor.evaluation.datasets.case import EvalCase, implied_perspectives
+from monitor.evaluation.datasets.case import EvalCase, implied_perspectives, validated_case
 from monitor.evaluation.datasets.dataset_error import DatasetError
 from monitor.evaluation.datasets.invalid_records import InvalidRecords
 from monitor.evaluation.datasets.json_lines import read_bytes, string_field
@@ -96,11 +96,11 @@ def case_from_query(file: str, line: int, query: EvalQuery) -> EvalCase:
             metadata=meta,
             origin=f"{file}:{line}",
         )
-        case = EvalCase.model_validate(values)
-    except ValidationError as exc:
+    except ValidationError as exc:  # a metadata value the graded labels cannot take
         raise DatasetError.from_validation(
             file, line, exc, rename=_RENAME, case_id=query.query_id
         ) from None
+    case = validated_case(values, file, line, rename=_RENAME, case_id=query.query_id)
     return case.model_copy(update={"perspectives": implied_perspectives(case)})
 
 

@@ -35,7 +35,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from monitor.evaluation.datasets.case import EvalCase, Perspective
+from monitor.evaluation.datasets.case import EvalCase, Perspective, validated_case
 from monitor.evaluation.datasets.dataset_error import DatasetError
 from monitor.evaluation.datasets.invalid_records import InvalidRecords
 from monitor.evaluation.datasets.json_lines import json_lines, parse_object, string_field
@@ -106,12 +106,7 @@ def _case(file: str, line: int, obj: dict[str, Any]) -> EvalCase:
         "ground_truth_answer": obj.get("ground_truth_answer"),
     }
     values["origin"] = f"{file}:{line}"
-    try:
-        return EvalCase.model_validate(values)
-    except ValidationError as exc:
-        raise DatasetError.from_validation(
-            file, line, exc, rename=_CASE_RENAME, case_id=case_id
-        ) from None
+    return validated_case(values, file, line, rename=_CASE_RENAME, case_id=case_id)
 
 
 class _Join:

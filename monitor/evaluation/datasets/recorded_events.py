@@ -32,10 +32,9 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from pydantic import ValidationError
 
 from monitor.errors import EventError
-from monitor.evaluation.datasets.case import EvalCase, implied_perspectives
+from monitor.evaluation.datasets.case import EvalCase, implied_perspectives, validated_case
 from monitor.evaluation.datasets.dataset_error import DatasetError
 from monitor.evaluation.datasets.invalid_records import InvalidRecords
 from monitor.evaluation.datasets.json_lines import json_lines, recover_field, string_field
@@ -100,12 +99,7 @@ def case_from_event(file: str, line: int, event: RagEvent) -> EvalCase:
         origin=f"{file}:{line}",
         event=event,
     )
-    try:
-        case = EvalCase.model_validate(values)
-    except ValidationError as exc:
-        raise DatasetError.from_validation(
-            file, line, exc, rename=_RENAME, case_id=event.event_id
-        ) from None
+    case = validated_case(values, file, line, rename=_RENAME, case_id=event.event_id)
     return case.model_copy(update={"perspectives": implied_perspectives(case)})
 
 
