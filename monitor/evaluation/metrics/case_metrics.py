@@ -42,8 +42,7 @@ it counts in the operational rates only.
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Any
+from collections.abc import Callable, Collection
 
 from monitor.evaluation.datasets.case import LEAKAGE_KINDS, PERSPECTIVES, EvalCase, Perspective
 from monitor.evaluation.results.case_result import CaseResult, CaseStatus
@@ -330,7 +329,8 @@ def _pipeline(case: EvalCase, scored: ScoredEvent, event: RagEvent, r: CaseResul
     return failures
 
 
-_PERSPECTIVE_CHECKS: dict[str, Any] = {
+_Check = Callable[[EvalCase, ScoredEvent, RagEvent, CaseResult], list[str]]
+_PERSPECTIVE_CHECKS: dict[str, _Check] = {
     "retrieval": _retrieval,
     "context_quality": _context,
     "groundedness": _grounded,

@@ -141,12 +141,27 @@ def derived_values(
     return out
 
 
-def _means(cases: Sequence[CaseResult]) -> dict[str, list[float]]:
-    values: dict[str, list[float]] = defaultdict(list)
-    for case in cases:
+def _matrix(cases: Sequence[CaseResult]) -> tuple[list[str], np.ndarray]:
+    """The per-case values as one (cases x metric ids) array, NaN where a case has none."""
+    ids = sorted({metric_id for case in cases for metric_id in case.metrics})
+    column = {metric_id: j for j, metric_id in enumerate(ids)}
+    values = np.full((len(cases), len(ids)), np.nan)
+    for i, case in enumerate(cases):
+        row = values[i]
         for metric_id, value in case.metrics.items():
-            values[metric_id].append(value)
-    return values
+            row[column[metric_id]] = value
+    return ids, values
+
+
+def _column_stats(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per column of ``rows`` (NaN: no value): the count, the mean and the sample standard
+    deviation (NaN below 2 values)."""
+    present = ~np.isnan(rows)
+    counts = present.sum(axis=0)
+    means = np.where(present, rows, 0.0).sum(axis=0) / np.maximum(counts, 1)
+    squares = np.where(present, rows - means, 0.0) ** 2
+    sds = np.sqrt(squares.sum(axis=0) / np.maximum(counts - 1, 1))
+    return counts, means, np.where(counts > 1, sds, np.nan)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,14 +174,18 @@ class Summary:
 
 
 def _metric_values(
-    cases: Sequence[CaseResult], targets: Mapping[str, Target]
+    cases: Sequence[CaseResult],
+    ids: Sequence[str],
+    values: np.ndarray,
+    targets: Mapping[str, Target],
 ) -> dict[str, MetricValue]:
     found: dict[str, MetricValue] = {}
-    for metric_id, values in _means(cases).items():
+    counts, means, sds = _column_stats(values)
+    for j, metric_id in enumerate(ids):
+        n = int(counts[j])
+        stderr = float(sds[j] / math.sqrt(n)) if n > 1 else None
         info = CATALOGUE.get(metric_id, _UNKNOWN)
-        arr = np.asarray(values, dtype=float)
-        stderr = float(arr.std(ddof=1) / math.sqrt(len(arr))) if len(arr) > 1 else None
-        found[metric_id] = _value(metric_id, info, float(arr.mean()), len(arr), stderr, targets)
+        found[metric_id] = _value(metric_id, info, float(means[j]), n, stderr, targets)
     for metric_id, (value, n) in derived_values(cases).items():
         if value is not None:
             found[metric_id] = _value(metric_id, CATALOGUE[metric_id], value, n, None, targets)
@@ -241,35 +260,21 @@ def _groups(cases: Sequence[CaseResult]) -> dict[str, dict[str, list[CaseResult]
     return groups
 
 
-def _matrix(cases: Sequence[CaseResult]) -> tuple[list[str], np.ndarray]:
-    """The per-case values as one (cases x metric ids) array, NaN where a case has none."""
-    ids = sorted({metric_id for case in cases for metric_id in case.metrics})
-    column = {metric_id: j for j, metric_id in enumerate(ids)}
-    values = np.full((len(cases), len(ids)), np.nan)
-    for i, case in enumerate(cases):
-        row = values[i]
-        for metric_id, value in case.metrics.items():
-            row[column[metric_id]] = value
-    return ids, values
-
-
-def breakdowns(cases: Sequence[CaseResult]) -> dict[str, dict[str, Breakdown]]:
-    """004's breakdowns of ``cases`` (dimension -> value -> cases and metrics)."""
-    ids, values = _matrix(cases)
+def breakdowns(
+    cases: Sequence[CaseResult], matrix: tuple[list[str], np.ndarray] | None = None
+) -> dict[str, dict[str, Breakdown]]:
+    """004's breakdowns of ``cases`` (dimension -> value -> cases and metrics);
+    ``matrix`` is :func:`_matrix` of ``cases`` when the caller has it."""
+    ids, values = matrix if matrix is not None else _matrix(cases)
     position = {id(case): i for i, case in enumerate(cases)}
     out: dict[str, dict[str, Breakdown]] = {}
     for dim, groups in _groups(cases).items():
         out[dim] = {}
         for value in sorted(groups):
             members = groups[value]
-            rows = values[[position[id(case)] for case in members]]
-            present = ~np.isnan(rows)
-            counts = present.sum(axis=0)
-            sums = np.where(present, rows, 0.0).sum(axis=0)
+            counts, means, _ = _column_stats(values[[position[id(case)] for case in members]])
             metrics: dict[str, float | None] = {
-                metric_id: float(sums[j] / counts[j])
-                for j, metric_id in enumerate(ids)
-                if counts[j]
+                metric_id: float(means[j]) for j, metric_id in enumerate(ids) if counts[j]
             }
             for metric_id, (derived, _) in derived_values(members, BREAKDOWN_DERIVED).items():
                 if derived is not None:
@@ -292,9 +297,10 @@ def summarize(
         if CATALOGUE.get(metric_id, _UNKNOWN).perspective in perspectives
         or CATALOGUE.get(metric_id, _UNKNOWN).perspective in ("operational", "abstention", "judge")
     }
-    metrics = _metric_values(cases, in_scope)
+    matrix = _matrix(cases)
+    metrics = _metric_values(cases, *matrix, in_scope)
     return Summary(
         metrics=metrics,
         perspectives=_perspectives(cases, metrics, perspectives),
-        breakdowns=breakdowns(cases),
+        breakdowns=breakdowns(cases, matrix),
     )

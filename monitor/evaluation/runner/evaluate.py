@@ -21,7 +21,6 @@ from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any, TextIO
-from urllib.parse import urlsplit
 
 from monitor.errors import MonitorError
 from monitor.evaluation.datasets import (
@@ -188,7 +187,10 @@ async def _evaluate(
             sha256=_sha256(options.dataset),
             cases=len(loaded.cases),
             evaluated=len(results),
-            skipped=[{"origin": _origin(e), "reason": str(e)} for e in loaded.skipped],
+            skipped=[
+                {"origin": e.file if e.line is None else f"{e.file}:{e.line}", "reason": str(e)}
+                for e in loaded.skipped
+            ],
         ),
         config={
             "perspectives": list(options.perspectives),
@@ -217,18 +219,11 @@ async def _evaluate(
     return EvalRun(report=report, traces=traces)
 
 
-def _origin(error: Exception) -> str:
-    file, line = getattr(error, "file", "?"), getattr(error, "line", None)
-    return f"{file}:{line}" if line is not None else str(file)
-
-
 def _target_config(target: TargetConfig) -> dict[str, Any]:
     """The target's settings for the report: the URL without credentials, path or query
     (which may carry a token), and no header (which may carry a key)."""
-    parts = urlsplit(target.url)
-    port = f":{parts.port}" if parts.port else ""
     return {
-        "url": f"{parts.scheme}://{parts.hostname}{port}",
+        "url": target.origin,
         "concurrency": target.concurrency,
         "timeout_s": target.timeout_s,
         "max_retries": target.max_retries,

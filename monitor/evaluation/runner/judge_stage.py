@@ -26,7 +26,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 from pydantic import SecretStr
@@ -46,6 +45,7 @@ from monitor.evaluation.judge.runner import judge_all
 from monitor.evaluation.judge.spot_check import spot_check
 from monitor.evaluation.judge.verdict import Verdict
 from monitor.evaluation.results.case_result import CaseResult
+from monitor.evaluation.target.target_config import url_origin
 
 __all__ = ["JudgeOptions", "judge_cases", "judgeable"]
 
@@ -155,7 +155,7 @@ async def judge_cases(
     judge_input = [jc for jc in (judgeable(c) for c in cases) if jc is not None]
     section: dict[str, Any] = {
         "model": options.model,
-        "base_url": _origin(options.base_url),
+        "base_url": url_origin(options.base_url),
         "temperature": 0,
         "judged_cases": len(judge_input),
         "iterations": options.iterations,
@@ -250,8 +250,3 @@ async def _spot_check(
     finally:
         store.close()
     return report.as_metrics()
-
-
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.hostname}" + (f":{parts.port}" if parts.port else "")
