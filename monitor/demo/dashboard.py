@@ -19,7 +19,7 @@ closed windows: quality.overall mean (events) per variant
 A/B (cumulative): quality.overall, treatment minus control
   (no window closed yet)
 <BLANKLINE>
-alerts received by the webhook sink: 0
+alerts received by the webhook sink: 0, firing now: 0
   (none)
 """
 
@@ -28,6 +28,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
+
+from monitor.alerts.alert import Alert
+from monitor.demo.webhook_sink import sink_line
 
 __all__ = ["Dashboard", "VariantStats"]
 
@@ -51,7 +54,7 @@ class Dashboard:
     dead_letters: Counter[str] = field(default_factory=Counter)
     scored: int = 0
     windows: list[dict[str, Any]] = field(default_factory=list)
-    alerts: list[str] = field(default_factory=list)
+    firing: dict[str, Alert] = field(default_factory=dict)
     alerts_received: int = 0
     ab_results: dict[str, dict[str, Any]] = field(default_factory=dict)
     max_rows: int = 6
@@ -66,10 +69,23 @@ class Dashboard:
         if result.get("span", {}).get("scope") == "cumulative":
             self.ab_results[str(result["experiment"])] = result
 
-    def add_alert_line(self, line: str) -> None:
-        """A line of the webhook sink (the last few are shown)."""
+    def add_alert(self, alert: Alert) -> None:
+        """An alert the webhook sink received: a firing one is shown until it resolves."""
         self.alerts_received += 1
-        self.alerts = [*self.alerts, line][-self.max_rows :]
+        if alert.status == "firing":
+            self.firing[alert.fingerprint] = alert
+        else:
+            self.firing.pop(alert.fingerprint, None)
+
+    def _shown_alerts(self) -> list[Alert]:
+        """The firing alerts worth the few rows: critical first, then the broadest series
+        (whole traffic, then one label: a variant), then the latest."""
+
+        def rank(alert: Alert) -> tuple[int, int, int]:
+            labels = sum(v is not None for v in alert.labels.model_dump().values())
+            return (alert.severity != "critical", labels, -alert.starts_at_ms)
+
+        return sorted(self.firing.values(), key=rank)[: self.max_rows]
 
     def add_scored(self, scored: dict[str, Any]) -> None:
         name = str(scored.get("variant") or "(none)")
@@ -124,8 +140,12 @@ class Dashboard:
                 )
         if not self.ab_results:
             lines.append("  (no window closed yet)")
-        lines += ["", f"alerts received by the webhook sink: {self.alerts_received}"]
-        lines += [f"  {line}" for line in self.alerts] or ["  (none)"]
+        lines += [
+            "",
+            f"alerts received by the webhook sink: {self.alerts_received}, "
+            f"firing now: {len(self.firing)}",
+        ]
+        lines += [f"  {sink_line(alert)}" for alert in self._shown_alerts()] or ["  (none)"]
         return "\n".join(lines)
 
 

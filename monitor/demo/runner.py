@@ -31,7 +31,7 @@ from monitor.alerts.endpoint import AlertEndpoint
 from monitor.config import Settings
 from monitor.demo.dashboard import Dashboard
 from monitor.demo.traffic import TrafficGenerator
-from monitor.demo.webhook_sink import WebhookSink, sink_line
+from monitor.demo.webhook_sink import WebhookSink
 from monitor.stream.broker import EmbeddedBroker, free_port
 from monitor.stream.kafka import client_options, ensure_topics, new_producer
 from monitor.stream.worker_process import start_worker, stop_process
@@ -175,7 +175,7 @@ def run_demo(
     print(f"starting the embedded broker and a worker (logs in {workdir}) ...", flush=True)
     board = Dashboard()
     secret = secrets.token_hex(16)
-    sink = WebhookSink(secret=secret, on_alert=lambda a: board.add_alert_line(sink_line(a)))
+    sink = WebhookSink(secret=secret, on_alert=board.add_alert)
     sink.start()
     broker = EmbeddedBroker(log_path=workdir / "broker.log").start()
     window_ms = int(window_s * 1000)
