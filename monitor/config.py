@@ -77,6 +77,9 @@ class Settings(BaseSettings):
     # how long event ids are remembered to count a duplicate once (redelivery after a crash
     # or a rebalance is handled by offsets; this catches producer retries)
     dedupe_horizon_ms: int = Field(default=120_000, ge=0)
+    # closed windows (in event time) a worker that is not leader keeps ready to publish,
+    # should it become leader before the previous leader published them
+    handover_horizon_ms: int = Field(default=3_600_000, ge=0)
 
     # Baselines and detectors: every threshold configurable
     baseline_horizon_ms: int = Field(default=86_400_000, ge=1)

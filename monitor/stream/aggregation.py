@@ -1,18 +1,27 @@
 """The aggregating stage: merges every worker's partials, closes windows, decides alerts.
 
 Every worker runs one. It reads the single-partition partials topic from the beginning
-(so a restarted worker rebuilds windows, baselines and alert states by replay), feeds a
-:class:`~monitor.decider.Decider`, and when windows close:
+(so a restarted worker rebuilds windows, baselines, alert states and the event ids seen
+lately by replay), feeds a :class:`~monitor.decider.Decider`, and when windows close:
 
-- the **leader** (the worker that holds partition 0 of the events topic) produces the
-  window's alerts to the alerts topic (keyed by fingerprint) and the window's summary to
-  the windows topic, and sets the window gauges. It skips windows whose summary is
-  already in the windows topic, so replay after a restart does not send alerts twice;
-  a crash between an alert and its window's summary re-sends that window's alerts
-  (at-least-once);
-- when the partials topic has been idle for ``window_idle_close_s`` and its own scoring
-  loop has nothing left to score, the leader writes a watermark message (wall-clock
-  time) to it, so windows close when traffic stops and the replay sees the same watermark.
+- the **leader** (the worker that holds partition 0 of the events topic) produces each
+  window's alerts to the alerts topic (keyed by fingerprint), its A/B results, and then its
+  summary to the windows topic, and sets the window gauges;
+- every other worker renders the same records and keeps them ready
+  (:class:`~monitor.stream.publication.PendingPublications`). A worker that becomes leader
+  reads what is already published (:func:`~monitor.stream.published.read_published`) and
+  publishes every closed window not there yet, and the records of a window the previous
+  leader left half written, so a change of leader, a rejoin or a restart loses no closed
+  window and publishes none twice (an alert of a window whose writing was cut short by a
+  crash is not repeated either, as long as it is in the alerts topic's tail). A worker
+  that loses partition 0 stops publishing before the rebalance completes
+  (:meth:`AggregationStage.set_leader` waits for the window being written);
+- when the partials topic has been quiet for ``window_idle_close_s`` and the broker shows
+  that the group has scored every event it holds (:class:`~monitor.stream.group_progress.
+  GroupProgress`), the leader writes a watermark message (wall-clock time) to it, so
+  windows close when traffic stops and the replay sees the same watermark. A broker that
+  does not answer, or a partition with events not yet in a partial, is not idle traffic:
+  it restarts the quiet period.
 
 The scoring loop asks :meth:`AggregationStage.resume_offsets` on every partition
 assignment: a partition resumes after the last offset already merged into a partial,
@@ -22,9 +31,9 @@ even when that batch's commit never happened (the worker was killed in between).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import Callable
 
 import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
@@ -33,7 +42,19 @@ from monitor.config import Settings
 from monitor.decider import Decider, Decision
 from monitor.events.ab_result import AbResult
 from monitor.metrics.monitor_metrics import MonitorMetrics
+from monitor.stream.group_progress import GroupProgress
 from monitor.stream.kafka import client_options
+from monitor.stream.publication import (
+    PendingPublications,
+    Publication,
+    Record,
+    ab_ident,
+    alert_ident,
+    summary_record,
+)
+from monitor.stream.published import Published, read_published
+from monitor.windows.bounds import window_start
+from monitor.windows.dedupe import SeenEvents
 from monitor.windows.partial import Partial
 from monitor.windows.summary import window_summary
 
@@ -58,17 +79,24 @@ class AggregationStage:
         self.metrics = metrics
         self.leader = False
         self.position = 0
-        self.emitted_upto: dict[str, int] = {}
         self.windows_closed = 0
+        self.windows_published = 0
         self.alerts_sent = 0
+        self.seen = SeenEvents()
+        """Event ids of every worker's partials (shared with this worker's window feed)."""
+        self.pending = PendingPublications(settings.handover_horizon_ms)
+        self.published = Published()
         self._tp = TopicPartition(settings.partials_topic, 0)
         self._consumer: AIOKafkaConsumer | None = None
+        self._group = GroupProgress(settings)
         self._progress = asyncio.Condition()
-        self._last_input = time.monotonic()
+        self._publishing = asyncio.Lock()
+        self._takeover: asyncio.Task[None] | None = None
+        self._quiet_since = time.monotonic()
         self._late_seen = 0
         self._drained_at = 0.0
         self._stopped = False
-        self.scoring_caught_up: Callable[[], bool] | None = None
+        self._dedupe_horizon_ms = settings.dedupe_horizon_ms + decider.store.pane_ms
 
     async def start(self) -> None:
         self._consumer = AIOKafkaConsumer(
@@ -83,6 +111,7 @@ class AggregationStage:
         await self._consumer.topics()  # metadata: the events topic's partitions
         partitions = self._consumer.partitions_for_topic(events) or set()
         self.decider.store.expect((events, p) for p in partitions)
+        await self._group.start(partitions)
         self._consumer.assign([self._tp])
         self._consumer.seek(self._tp, 0)
 
@@ -91,14 +120,45 @@ class AggregationStage:
         async with self._progress:
             self._stopped = True
             self._progress.notify_all()
+        if self._takeover is not None:
+            self._takeover.cancel()
         if self._consumer is not None:
             await self._consumer.stop()
+        await self._group.stop()
 
     # -- what the scoring loop asks ------------------------------------------------------
     async def set_leader(self, leader: bool) -> None:
-        if leader and not self.leader:
-            self.emitted_upto = await self._read_emitted()
-        self.leader = leader
+        """Lead (publish) or not. Giving up waits for the window being written; taking
+        over reads what is published first (in the background, so the rebalance is not
+        held up), then publishes the pending windows."""
+        if self._takeover is not None:
+            self._takeover.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._takeover
+            self._takeover = None
+        if not leader:
+            async with self._publishing:
+                self.leader = False
+        elif not self.leader:
+            self._takeover = asyncio.create_task(self._take_over(), name="take-over")
+
+    async def _take_over(self) -> None:
+        while True:
+            try:
+                published = await read_published(self.settings)
+                break
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the broker is away: windows wait in `pending`
+                log.warning("cannot read what is published (%s); retrying", type(exc).__name__)
+                await asyncio.sleep(1.0)
+        async with self._publishing:
+            self.published = published
+            self.leader = True
+            backlog = self.pending.take()
+            for publication in backlog:
+                await self._publish(publication)
+        log.info("leading: %d closed windows were waiting to be published", len(backlog))
 
     async def resume_offsets(
         self, assigned: set[TopicPartition], timeout_s: float = 60.0
@@ -139,7 +199,8 @@ class AggregationStage:
             for record in records:
                 self._apply(record.value)
             if records:
-                self._last_input = time.monotonic()
+                self._quiet_since = time.monotonic()
+                self._forget_seen()
                 async with self._progress:
                     self.position = records[-1].offset + 1
                     self._progress.notify_all()
@@ -155,22 +216,46 @@ class AggregationStage:
             message = orjson.loads(raw or b"")
             if message.get("kind") == "watermark":
                 self.decider.advance(int(message["watermark_ms"]))
-            else:
-                self.decider.merge(Partial.from_dict(message))
+                return
+            partial = Partial.from_dict(message)
         except (ValueError, KeyError, TypeError) as exc:
             log.warning("skipping an unreadable partials message (%s)", type(exc).__name__)
+            return
+        self.decider.merge(partial)
+        oldest = self._seen_from_ms()
+        for pane, digests in partial.seen.items():
+            if oldest is None or pane >= oldest:
+                self.seen.add_digests(pane, digests)
+
+    def _seen_from_ms(self) -> int | None:
+        """The first pane whose event ids are still worth remembering."""
+        watermark = self.decider.store.watermark_ms
+        if watermark is None:
+            return None
+        return window_start(watermark - self._dedupe_horizon_ms, self.decider.store.pane_ms)
+
+    def _forget_seen(self) -> None:
+        oldest = self._seen_from_ms()
+        if oldest is not None:
+            self.seen.forget_before(oldest)
 
     async def _close_when_idle(self) -> None:
-        idle_s = time.monotonic() - self._last_input
-        if not self.leader or idle_s < self.settings.window_idle_close_s:
+        now = time.monotonic()
+        if not self.leader or now - self._quiet_since < self.settings.window_idle_close_s:
             return
-        if self.scoring_caught_up is not None and not self.scoring_caught_up():
-            return  # this worker is still scoring a backlog (or joining): not idle
         if not any(state.panes for state in self.decider.store.kinds.values()):
+            return
+        try:
+            idle = await self._group.caught_up(self.decider.store.merged_upto)
+        except Exception as exc:  # the broker is away: that is not idle traffic
+            log.info("cannot tell whether the group is idle (%s)", type(exc).__name__)
+            idle = False
+        if not idle:  # a backlog, or no answer: a full quiet period again before closing
+            self._quiet_since = time.monotonic()
             return
         value = orjson.dumps({"kind": "watermark", "watermark_ms": int(time.time() * 1000)})
         await (await self.producer.send(self.settings.partials_topic, value, partition=0))
-        self._last_input = time.monotonic()
+        self._quiet_since = time.monotonic()
 
     async def _emit(self, decisions: list[Decision]) -> None:
         late = self.decider.store.late_events.get("tumbling", 0)
@@ -178,40 +263,69 @@ class AggregationStage:
             self.metrics.late_events.inc(late - self._late_seen)
         self._late_seen = late
         for decision in decisions:
-            window = decision.window
             self.windows_closed += 1
-            if not self.leader:
-                continue
-            if window.kind == "tumbling":
-                self._set_gauges(decision)
-            if window.end_ms <= self.emitted_upto.get(window.kind, -(2**62)):
-                continue
-            s = self.settings
-            pending = []
-            for alert in decision.alerts:
-                value = alert.model_dump_json().encode()
-                pending.append(
-                    await self.producer.send(s.alerts_topic, value, key=alert.fingerprint.encode())
-                )
-                if self.metrics is not None:
-                    self.metrics.alerts.labels(
-                        type=alert.type, severity=alert.severity, status=alert.status
-                    ).inc()
-            for result in decision.ab_results:
-                value = result.model_dump_json().encode()
-                key = result.experiment.encode()
-                pending.append(await self.producer.send(s.ab_results_topic, value, key=key))
-                self._set_ab_gauges(result)
-            summary = window_summary(window, late if window.kind == "tumbling" else None)
-            key = f"{window.kind}:{window.start_ms}".encode()
-            pending.append(
-                await self.producer.send(
-                    s.windows_topic, orjson.dumps(summary), key=key, partition=0
+            publication = self._render(decision, late)
+            async with self._publishing:
+                if not self.leader:
+                    self.pending.add(publication)
+                    continue
+                if decision.window.kind == "tumbling":
+                    self._set_gauges(decision)
+                for result in decision.ab_results:
+                    self._set_ab_gauges(result)
+                await self._publish(publication)
+
+    def _render(self, decision: Decision, late_events: int) -> Publication:
+        """The records ``decision`` writes, alerts and A/B results first, summary last."""
+        s = self.settings
+        window = decision.window
+        results = []
+        for alert in decision.alerts:
+            results.append(
+                Record(
+                    s.alerts_topic,
+                    alert.fingerprint.encode(),
+                    alert.model_dump_json().encode(),
+                    alert_ident(alert.fingerprint, alert.status, alert.window.start_ms),
+                    counts=(alert.type, alert.severity, alert.status),
                 )
             )
-            await asyncio.gather(*pending)
-            self.alerts_sent += len(decision.alerts)
-            self.emitted_upto[window.kind] = window.end_ms
+        for ab in decision.ab_results:
+            span = ab.span
+            results.append(
+                Record(
+                    s.ab_results_topic,
+                    ab.experiment.encode(),
+                    ab.model_dump_json().encode(),
+                    ab_ident(ab.experiment, span.scope, span.start_ms, span.end_ms),
+                )
+            )
+        late = late_events if window.kind == "tumbling" else None
+        summary = orjson.dumps(window_summary(window, late))
+        record = summary_record(s.windows_topic, window.kind, window.start_ms, summary)
+        return Publication(window.kind, window.start_ms, window.end_ms, results, record)
+
+    async def _publish(self, publication: Publication) -> None:
+        """Write the records of one window that are not published yet; wait for the acks."""
+        if self.published.has_window(publication):
+            return
+        sends = []
+        for record in publication.records:
+            if self.published.has(record):
+                continue  # written by the previous leader before it stopped
+            sends.append(
+                await self.producer.send(
+                    record.topic, record.value, key=record.key, partition=record.partition
+                )
+            )
+            if record.counts is not None:
+                self.alerts_sent += 1
+                if self.metrics is not None:
+                    kind, severity, status = record.counts
+                    self.metrics.alerts.labels(type=kind, severity=severity, status=status).inc()
+        await asyncio.gather(*sends)
+        self.published.add(publication)
+        self.windows_published += 1
 
     def _set_gauges(self, decision: Decision) -> None:
         m = self.metrics
@@ -249,28 +363,3 @@ class AggregationStage:
                 m.ab_difference.labels(**labels).set(c.difference)
             if c.always_valid_p_value is not None:
                 m.ab_always_valid_p.labels(**labels).set(c.always_valid_p_value)
-
-    async def _read_emitted(self) -> dict[str, int]:
-        """The last window end per kind already in the windows topic (its last 100 messages)."""
-        tp = TopicPartition(self.settings.windows_topic, 0)
-        consumer = AIOKafkaConsumer(
-            **client_options(self.settings), group_id=None, enable_auto_commit=False
-        )
-        await consumer.start()
-        try:
-            consumer.assign([tp])
-            end = (await consumer.end_offsets([tp]))[tp]
-            consumer.seek(tp, max(0, end - 100))
-            out: dict[str, int] = {}
-            while True:  # to an empty fetch: ListOffsets can be one short
-                batch = await consumer.getmany(tp, timeout_ms=1000)
-                if not batch:
-                    break
-                for record in batch.get(tp, []):
-                    message = orjson.loads(record.value or b"{}")
-                    kind, window_end = message.get("kind"), message.get("end_ms")
-                    if isinstance(kind, str) and isinstance(window_end, int):
-                        out[kind] = max(out.get(kind, window_end), window_end)
-            return out
-        finally:
-            await consumer.stop()

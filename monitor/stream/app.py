@@ -68,10 +68,8 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
         await producer.start()
         on = settings.windows_enabled
         stage = AggregationStage(settings, Decider(settings), producer, metrics) if on else None
-        feed = WindowFeed(settings, metrics) if on else None
+        feed = WindowFeed(settings, metrics, stage.seen) if stage is not None else None
         loop = ScoringLoop(settings, stats, feed=feed, stage=stage, producer=producer)
-        if stage is not None:
-            stage.scoring_caught_up = lambda: loop.caught_up
         tasks: list[asyncio.Task[None]] = []
         try:
             if stage is not None:

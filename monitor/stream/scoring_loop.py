@@ -88,6 +88,8 @@ class _Rebalance(ConsumerRebalanceListener):  # type: ignore[misc]
     async def on_partitions_revoked(self, revoked: set[TopicPartition]) -> None:
         async with self._loop._lock:
             pass
+        if self._loop.stage is not None:  # stop publishing before another worker leads
+            await self._loop.stage.set_leader(False)
 
     async def on_partitions_assigned(self, assigned: set[TopicPartition]) -> None:
         log.info("assigned %d partitions", len(assigned))
@@ -114,9 +116,6 @@ class ScoringLoop:
         self.consumer: AIOKafkaConsumer | None = None
         self.producer = producer
         self._own_producer = producer is None
-        self.caught_up = False
-        """True once a fetch found nothing left to score; the aggregating stage closes
-        windows by wall clock only then (a worker catching up is not idle)."""
 
     async def start(self) -> None:
         s = self.settings
@@ -148,7 +147,6 @@ class ScoringLoop:
         if self.stage is None or self.consumer is None:
             return
         s = self.settings
-        self.caught_up = False  # until a fetch shows there is nothing left to score
         await self.stage.set_leader(TopicPartition(s.events_topic, 0) in assigned)
         try:
             resume_at = await self.stage.resume_offsets(assigned)
@@ -177,8 +175,6 @@ class ScoringLoop:
                 if batch:
                     async with self._lock:
                         await self._handle(batch)
-                else:
-                    self.caught_up = True  # an empty fetch: nothing waits to be scored
                 pause_s = 0.5
             except asyncio.CancelledError:
                 raise
@@ -221,7 +217,8 @@ class ScoringLoop:
                         part.add(result)
                         newest = max(newest or result.timestamp_ms, result.timestamp_ms)
             first, last = records[0].offset, records[-1].offset
-            sources.append(SourceRange(tp.topic, tp.partition, first, last, newest))
+            high = self.consumer.highwater(tp)
+            sources.append(SourceRange(tp.topic, tp.partition, first, last, newest, high))
             offsets[tp] = records[-1].offset + 1
         if part is not None:
             partial = part.finish(sources).to_json()
@@ -234,15 +231,11 @@ class ScoringLoop:
         st.dead_letters.update(reasons)
         st.batches += 1
         st.last_batch_monotonic = time.monotonic()
-        behind = 0
         for tp, next_offset in offsets.items():
             high = self.consumer.highwater(tp)
-            if high is not None:
-                behind += max(0, high - next_offset)
-                if self.feed is not None and self.feed.metrics is not None:
-                    lag = self.feed.metrics.consumer_lag.labels(partition=str(tp.partition))
-                    lag.set(max(0, high - next_offset))
-        self.caught_up = behind == 0
+            if high is not None and self.feed is not None and self.feed.metrics is not None:
+                lag = self.feed.metrics.consumer_lag.labels(partition=str(tp.partition))
+                lag.set(max(0, high - next_offset))
 
     def _rewind(self, batch: dict[TopicPartition, list[ConsumerRecord[bytes, bytes]]]) -> None:
         assert self.consumer is not None

@@ -42,7 +42,9 @@ SCORE_METRICS = (
 class WindowFeed:
     """State that outlives batches: label caps, the ids seen lately, the detectors."""
 
-    def __init__(self, settings: Settings, metrics: MonitorMetrics | None) -> None:
+    def __init__(
+        self, settings: Settings, metrics: MonitorMetrics | None, seen: SeenEvents | None = None
+    ) -> None:
         self.settings = settings
         self.metrics = metrics
         self.pane_ms = pane_ms(
@@ -50,7 +52,8 @@ class WindowFeed:
         )
         self.labels = LabelCap(settings.max_label_values)
         self.detectors = ChangePointDetectors(DriftConfig.from_settings(settings))
-        self.seen = SeenEvents()
+        self.seen = SeenEvents() if seen is None else seen
+        """The ids seen lately: the aggregating stage's, which holds every worker's."""
         self.dedupe_horizon_ms = settings.dedupe_horizon_ms + self.pane_ms
 
     def batch(self) -> BatchFeed:

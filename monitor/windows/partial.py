@@ -16,6 +16,8 @@ False
 >>> p = b.build([SourceRange("rag.events.v1", 0, 10, 11)])
 >>> p.duplicates, p.panes[(60_000, *series)]["quality.overall"].count
 (1, 1)
+>>> p.seen == {60_000: [event_digest("e1")]}
+True
 >>> Partial.from_json(p.to_json()) == p
 True
 """
@@ -31,7 +33,7 @@ import orjson
 
 from monitor.windows.aggregate import Aggregate
 from monitor.windows.bounds import window_start
-from monitor.windows.dedupe import SeenEvents
+from monitor.windows.dedupe import SeenEvents, event_digest
 from monitor.windows.labels import UNKNOWN, LabelCap
 from monitor.windows.metric_ids import DEAD_LETTER
 
@@ -45,14 +47,22 @@ PaneKey = tuple[int, str, str, str, str]
 
 @dataclass(frozen=True, slots=True)
 class SourceRange:
-    """The source records a partial covers: ``[first_offset, last_offset]`` inclusive, and
-    the largest event time among them (the partition's progress, for the watermark)."""
+    """The source records a partial covers: ``[first_offset, last_offset]`` inclusive, the
+    largest event time among them (the partition's progress, for the watermark), and the
+    partition's high watermark when the batch was fetched (records after ``last_offset``
+    not yet scored: a backlog, which holds the watermark however old its events are)."""
 
     topic: str
     partition: int
     first_offset: int
     last_offset: int
     max_timestamp_ms: int | None = None
+    highwater: int | None = None
+
+    @property
+    def backlog(self) -> bool:
+        """True when the partition had records after this range, not yet scored."""
+        return self.highwater is not None and self.highwater > self.last_offset + 1
 
 
 @dataclass(slots=True)
@@ -62,18 +72,29 @@ class Partial:
     max_timestamp_ms: int | None = None
     duplicates: int = 0
     change_points: list[dict[str, Any]] = field(default_factory=list)
+    seen: dict[int, list[int]] = field(default_factory=dict)
+    """pane start -> the hashes of the event ids counted in this partial (for dedupe by
+    whichever worker holds the partition next)."""
 
     def to_json(self) -> bytes:
         return orjson.dumps(
             {
                 "kind": "partial",
                 "sources": [
-                    [s.topic, s.partition, s.first_offset, s.last_offset, s.max_timestamp_ms]
+                    [
+                        s.topic,
+                        s.partition,
+                        s.first_offset,
+                        s.last_offset,
+                        s.max_timestamp_ms,
+                        s.highwater,
+                    ]
                     for s in self.sources
                 ],
                 "max_timestamp_ms": self.max_timestamp_ms,
                 "duplicates": self.duplicates,
                 "change_points": self.change_points,
+                "seen": [[pane, digests] for pane, digests in self.seen.items()],
                 "panes": [
                     [list(key), {m: agg.to_dict() for m, agg in metrics.items()}]
                     for key, metrics in self.panes.items()
@@ -92,7 +113,12 @@ class Partial:
         return cls(
             sources=tuple(
                 SourceRange(
-                    str(s[0]), int(s[1]), int(s[2]), int(s[3]), s[4] if len(s) > 4 else None
+                    str(s[0]),
+                    int(s[1]),
+                    int(s[2]),
+                    int(s[3]),
+                    s[4] if len(s) > 4 else None,
+                    s[5] if len(s) > 5 else None,
                 )
                 for s in data["sources"]
             ),
@@ -100,6 +126,7 @@ class Partial:
             max_timestamp_ms=data["max_timestamp_ms"],
             duplicates=int(data["duplicates"]),
             change_points=list(data["change_points"]),
+            seen={int(pane): [int(d) for d in digests] for pane, digests in data.get("seen", [])},
         )
 
     @classmethod
@@ -121,6 +148,7 @@ class PartialBuilder:
         self.max_timestamp_ms: int | None = None
         self.duplicates = 0
         self.change_points: list[dict[str, Any]] = []
+        self.digests: dict[int, list[int]] = {}
 
     def series(
         self, variant: str | None, tenant: str | None, app: str | None, experiment: str | None
@@ -138,9 +166,11 @@ class PartialBuilder:
     ) -> bool:
         """Add one scored event's metric values; False (and nothing added) for a repeat."""
         pane = window_start(timestamp_ms, self.pane_ms)
-        if not self.seen.add(event_id, pane):
+        digest = event_digest(event_id)
+        if not self.seen.add_digest(digest, pane):
             self.duplicates += 1
             return False
+        self.digests.setdefault(pane, []).append(digest)
         self._add((pane, *series), values, timestamp_ms)
         return True
 
@@ -179,5 +209,10 @@ class PartialBuilder:
         ):
             panes[key][metric] = agg
         return Partial(
-            tuple(sources), panes, self.max_timestamp_ms, self.duplicates, self.change_points
+            tuple(sources),
+            panes,
+            self.max_timestamp_ms,
+            self.duplicates,
+            self.change_points,
+            self.digests,
         )

@@ -119,6 +119,7 @@ class WindowStore:
         self.watermark_ms: int | None = None
         self.idle_partition_ms = idle_partition_ms
         self.partition_time: dict[tuple[str, int], int] = {}
+        self.backlogged: set[tuple[str, int]] = set()
         self.expected: set[tuple[str, int]] = set()
         self.first_time_ms: int | None = None
         self.merged_upto: dict[tuple[str, int], int] = {}
@@ -164,11 +165,16 @@ class WindowStore:
         """The watermark follows the slowest active source partition: a partition that
         lags (a backlog consumed unevenly) holds windows open instead of making its events
         late; one whose event time is more than ``idle_partition_ms`` behind the newest
-        no longer holds them."""
+        no longer holds them, unless its last partial reported a backlog (records not yet
+        scored: a slow or stopped worker, not an idle partition)."""
         times = self.partition_time
         for src in partial.sources:
+            where = (src.topic, src.partition)
+            if src.backlog:
+                self.backlogged.add(where)
+            else:
+                self.backlogged.discard(where)
             if src.max_timestamp_ms is not None:
-                where = (src.topic, src.partition)
                 times[where] = max(src.max_timestamp_ms, times.get(where, src.max_timestamp_ms))
         if not times:
             if partial.max_timestamp_ms is not None:
@@ -180,6 +186,7 @@ class WindowStore:
         floor = [self.first_time_ms or 0] if self.expected - times.keys() else []
         newest = max(times.values())
         active = [t for t in [*times.values(), *floor] if t >= newest - self.idle_partition_ms]
+        active += [times[where] for where in self.backlogged if where in times]
         self.advance(min(active))
 
     def expect(self, partitions: Iterable[tuple[str, int]]) -> None:

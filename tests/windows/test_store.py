@@ -206,3 +206,21 @@ def test_a_partition_not_heard_of_yet_holds_the_watermark() -> None:
     other.sources = (SourceRange("events", 1, 0, 0, 20_000),)
     store.merge(other)
     assert store.watermark_ms == 20_000 and store.late_events == {"tumbling": 0}
+
+
+def test_a_partition_with_a_backlog_holds_the_watermark_however_far_behind() -> None:
+    store = WindowStore([TUMBLING], lateness_ms=0, idle_partition_ms=60_000)
+    slow = partial(0, [(50_000, 0.5)])
+    # partition 1's worker scored offsets 0..0 while the partition held 1,000 records
+    slow.sources = (SourceRange("events", 1, 0, 0, 50_000, highwater=1_000),)
+    store.merge(slow)
+    ahead = partial(1, [(200_000, 0.5)])
+    ahead.sources = (SourceRange("events", 0, 0, 0, 200_000, highwater=1),)
+    store.merge(ahead)
+    assert store.watermark_ms == 50_000  # a lagging worker is not an idle partition
+    rest = partial(2, [(55_000, 0.5)])
+    rest.sources = (SourceRange("events", 1, 1, 999, 55_000, highwater=1_000),)
+    store.merge(rest)
+    assert store.late_events == {"tumbling": 0}
+    assert store.watermark_ms == 200_000  # caught up, and over 60 s behind: idle now
+    assert [(s, n) for _, s, _, n in counts(store)] == [(0, 2)]
