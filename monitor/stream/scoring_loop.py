@@ -206,7 +206,11 @@ class ScoringLoop:
         for tp, records in batch.items():
             newest: int | None = None  # this partition's largest event time in the batch
             for record in records:
-                result = process(record.value, max_bytes=s.max_event_bytes)
+                result = process(
+                    record.value,
+                    max_bytes=s.max_event_bytes,
+                    include_query_text=s.scores_include_query_text,
+                )
                 if isinstance(result, EventError):
                     reasons[result.reason] += 1
                     value = dead_letter_for(record, result)
