@@ -129,6 +129,17 @@ class Settings(BaseSettings):
     judge_price_per_1k_output_usd: float = Field(default=0.0, ge=0)
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
+    # --- Label values and what the scores topic may copy (issue 11, findings 7 and 8) ---
+    # A label value (variant, tenant, application, experiment) longer than this, or with a
+    # character outside [A-Za-z0-9._:/@+-], becomes "invalid" (monitor/windows/labels.py).
+    label_max_chars: int = Field(default=64, ge=1, le=1024)
+    # Set: every label value leaving the worker (metrics, windows, partials, A/B results,
+    # alerts, the scored event) is "hmac:" + 16 hex digits of HMAC-SHA256(key, value).
+    label_hash_key: SecretStr | None = Field(default=None, min_length=16)
+    # True: the scored event's CRAG action also carries the sub-queries and search query as
+    # text (copied out of the query, secrets and PII included); default: offsets only.
+    scores_include_query_text: bool = False
+
     def topics(self) -> list[str]:
         return [
             self.events_topic,

@@ -91,11 +91,14 @@ def _latency_stages(event: RagEvent) -> dict[str, float]:
 
 
 def score_event(
-    event: RagEvent, *, clock_ns: Callable[[], int] = time.perf_counter_ns
+    event: RagEvent,
+    *,
+    clock_ns: Callable[[], int] = time.perf_counter_ns,
+    include_query_text: bool = False,
 ) -> ScoredEvent:
     """Run every scorer family over one event. ``scoring_us`` is the time this took."""
     started = clock_ns()
-    inp = ScoringInput.of(event)
+    inp = ScoringInput.of(event, include_query_text=include_query_text)
     sections: dict[str, Any] = {}
     for family in FAMILIES.values():
         sections.update(family(inp))
@@ -115,7 +118,10 @@ def score_event(
 
 
 def process(
-    payload: bytes | None, *, max_bytes: int = DEFAULT_MAX_EVENT_BYTES
+    payload: bytes | None,
+    *,
+    max_bytes: int = DEFAULT_MAX_EVENT_BYTES,
+    include_query_text: bool = False,
 ) -> ScoredEvent | EventError:
     """Decode and score; bad input (or a scorer failure) comes back as an ``EventError``."""
     try:
@@ -123,7 +129,7 @@ def process(
     except EventError as exc:
         return exc
     try:
-        scored = score_event(event)
+        scored = score_event(event, include_query_text=include_query_text)
     except Exception as exc:  # a scorer bug must not stop the stream: dead-letter it
         return EventError("score", "scorer_error", None, type(exc).__name__)
     if not math.isfinite(scored.quality.overall):

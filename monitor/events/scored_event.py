@@ -6,8 +6,9 @@
 003 A, 004; null without labels) maps metric ids such as ``ndcg@5`` to values.
 
 No section ever copies text out of the event: claims, fabrications and findings are
-character offsets into the field they were found in (``Span``), so no secret or PII
-reaches the scores topic.
+character offsets into the field they were found in (``Span``), CRAG's sub-queries and
+search query are offsets into the query (``QuerySpan``), so no secret or PII reaches the
+scores topic (unless ``scores_include_query_text`` asks for CRAG's query texts).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ __all__ = [
     "Leakage",
     "Outcome",
     "QualityScore",
+    "QuerySpan",
+    "QueryTemplate",
     "Safety",
     "ScoredEvent",
     "Span",
@@ -52,12 +55,33 @@ class QualityScore(BaseModel):
     warning: str | None = None
 
 
+QueryTemplate = Literal["{}", "What information exists about: {}", "{} details and specifics"]
+
+
+class QuerySpan(BaseModel):
+    """A query CRAG derives from the event's query, by position: ``template`` with ``{}``
+    replaced by ``query.text[start:end]`` (code point offsets, end exclusive)."""
+
+    model_config = _STRICT
+    start: int
+    end: int
+    template: QueryTemplate = "{}"
+
+
 class CragAction(BaseModel):
-    """``use_retrieved``; ``decompose_and_recompose`` with ``sub_queries``;
-    ``supplemental_search`` with ``search_query``."""
+    """``use_retrieved``; ``decompose_and_recompose`` with ``sub_query_spans``;
+    ``supplemental_search`` with ``search_query_span``.
+
+    The spans say which part of the query each sub-query or the search query is, so no
+    query text (or any secret or PII in it) reaches the scores topic. ``sub_queries`` and
+    ``search_query`` (spec 000's texts) are filled only when the worker is configured with
+    ``scores_include_query_text``.
+    """
 
     model_config = _STRICT
     type: Literal["use_retrieved", "decompose_and_recompose", "supplemental_search"]
+    sub_query_spans: list[QuerySpan] | None = None
+    search_query_span: QuerySpan | None = None
     sub_queries: list[str] | None = None
     search_query: str | None = None
 

@@ -19,7 +19,10 @@
 | ``rag_monitor_ab_difference``, ``rag_monitor_ab_always_valid_p_value`` | gauge | experiment, metric, variant (cumulative) |
 
 Label values pass through a per-label cap (overflow becomes ``other``); metric ids,
-outcomes and reasons are closed sets, variants come from the event and are capped.
+outcomes and reasons are closed sets, variants come from the event and are capped. The
+values reaching :meth:`MonitorMetrics.cap` already left the worker's
+:class:`~monitor.windows.labels.LabelPolicy` (a closed window's labels); they are checked
+again (too long or unsafe: ``invalid``; raw while hashing is on: hashed), never hashed twice.
 
 >>> from prometheus_client import CollectorRegistry, generate_latest
 >>> registry = CollectorRegistry()
@@ -28,6 +31,8 @@ outcomes and reasons are closed sets, variants come from the event and are cappe
 >>> m.events.labels(variant=m.cap("variant", "treatment")).inc()
 >>> [l for l in generate_latest(registry).decode().splitlines() if l.startswith("rag_monitor_events_total")]
 ['rag_monitor_events_total{variant="control"} 1.0', 'rag_monitor_events_total{variant="other"} 1.0']
+>>> m.cap("variant", "x" * 250_000)
+'invalid'
 """  # noqa: E501
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from prometheus_client.registry import Collector, CollectorRegistry
 
 from monitor.alerts.delivery_stats import DeliveryStats
 from monitor.metrics.bulk_histogram import BulkHistogram
-from monitor.windows.labels import LabelCap
+from monitor.windows.labels import LabelCap, LabelPolicy
 
 __all__ = ["SCORE_BUCKETS", "SCORING_SECONDS_BUCKETS", "DeliveryCounts", "MonitorMetrics"]
 
@@ -78,9 +83,14 @@ class DeliveryCounts(Collector):
 
 
 class MonitorMetrics:
-    def __init__(self, registry: CollectorRegistry, max_label_values: int = 20) -> None:
+    def __init__(
+        self,
+        registry: CollectorRegistry,
+        max_label_values: int = 20,
+        label_policy: LabelPolicy | None = None,
+    ) -> None:
         self.registry = registry
-        self._cap = LabelCap(max_label_values)
+        self._cap = LabelCap(max_label_values, label_policy, inputs="exported")
         ns = "rag_monitor"
         self.events = Counter(
             "events", "Events scored.", ("variant",), namespace=ns, registry=registry

@@ -35,14 +35,19 @@ __all__ = ["FAMILIES", "Family", "ScoringInput"]
 
 @dataclass(frozen=True, slots=True)
 class ScoringInput:
-    """One event with its effective context (computed once for every family)."""
+    """One event with its effective context (computed once for every family).
+
+    ``include_query_text``: CRAG's action also carries its queries as text (the worker's
+    ``scores_include_query_text``); by default only offsets into the query.
+    """
 
     event: RagEvent
     context: Context
+    include_query_text: bool = False
 
     @classmethod
-    def of(cls, event: RagEvent) -> ScoringInput:
-        return cls(event, event.effective_context())
+    def of(cls, event: RagEvent, *, include_query_text: bool = False) -> ScoringInput:
+        return cls(event, event.effective_context(), include_query_text)
 
 
 Family = Callable[[ScoringInput], dict[str, Any]]
@@ -51,7 +56,8 @@ Family = Callable[[ScoringInput], dict[str, Any]]
 def composite(inp: ScoringInput) -> dict[str, Any]:
     e = inp.event
     quality = score_quality(e.query.text, e.chunks, inp.context.text, inp.context.token_count or 0)
-    return {"quality": quality, "crag": classify(quality.overall, e.query.text)}
+    crag = classify(quality.overall, e.query.text, include_text=inp.include_query_text)
+    return {"quality": quality, "crag": crag}
 
 
 def context_quality(inp: ScoringInput) -> dict[str, Any]:

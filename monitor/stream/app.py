@@ -31,6 +31,7 @@ from monitor.stream.alert_delivery import run_deliveries
 from monitor.stream.kafka import ensure_topics, new_producer
 from monitor.stream.scoring_loop import LoopStats, ScoringLoop
 from monitor.stream.window_feed import WindowFeed
+from monitor.windows.labels import LabelPolicy
 
 __all__ = ["create_app", "run_worker"]
 
@@ -56,7 +57,9 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
     )
     stats = LoopStats()
     registry = CollectorRegistry()
-    metrics = MonitorMetrics(registry, settings.max_label_values)
+    metrics = MonitorMetrics(
+        registry, settings.max_label_values, LabelPolicy.from_settings(settings)
+    )
     deliveries = DeliveryStats()
     metrics.deliveries.source = deliveries
     state: dict[str, Any] = {"running": False, "stage": None}

@@ -33,6 +33,7 @@ from monitor.pipeline import process
 from monitor.stream.aggregation import AggregationStage
 from monitor.stream.kafka import client_options, new_producer
 from monitor.stream.window_feed import WindowFeed
+from monitor.windows.labels import LabelPolicy
 from monitor.windows.partial import SourceRange
 
 __all__ = ["LoopStats", "ScoringLoop", "dead_letter_for"]
@@ -110,6 +111,7 @@ class ScoringLoop:
     ) -> None:
         self.settings = settings
         self.stats = stats or LoopStats()
+        self.labels = LabelPolicy.from_settings(settings)  # the scored event's label fields
         self.feed = feed
         self.stage = stage
         self._lock = asyncio.Lock()
@@ -200,7 +202,11 @@ class ScoringLoop:
         for tp, records in batch.items():
             newest: int | None = None  # this partition's largest event time in the batch
             for record in records:
-                result = process(record.value, max_bytes=s.max_event_bytes)
+                result = process(
+                    record.value,
+                    max_bytes=s.max_event_bytes,
+                    include_query_text=s.scores_include_query_text,
+                )
                 if isinstance(result, EventError):
                     reasons[result.reason] += 1
                     value = dead_letter_for(record, result)
@@ -210,7 +216,7 @@ class ScoringLoop:
                         newest = max(newest or record.timestamp, record.timestamp)
                 else:
                     scored += 1
-                    value = result.model_dump_json().encode()
+                    value = self.labels.scored(result).model_dump_json().encode()
                     key = result.event_id.encode()
                     pending.append(await send(s.scores_topic, value, key=key))
                     if part is not None:

@@ -17,7 +17,7 @@ from monitor.events.scored_event import ScoredEvent
 from monitor.metrics.monitor_metrics import MonitorMetrics
 from monitor.windows.bounds import pane_ms
 from monitor.windows.dedupe import SeenEvents
-from monitor.windows.labels import LabelCap
+from monitor.windows.labels import LabelCap, LabelPolicy
 from monitor.windows.metric_ids import metric_values
 from monitor.windows.partial import Partial, PartialBuilder, SourceRange
 
@@ -50,7 +50,7 @@ class WindowFeed:
         self.pane_ms = pane_ms(
             settings.tumbling_window_ms, settings.hopping_window_ms, settings.hopping_step_ms
         )
-        self.labels = LabelCap(settings.max_label_values)
+        self.labels = LabelCap(settings.max_label_values, LabelPolicy.from_settings(settings))
         self.detectors = ChangePointDetectors(DriftConfig.from_settings(settings))
         self.seen = SeenEvents() if seen is None else seen
         """The ids seen lately: the aggregating stage's, which holds every worker's."""

@@ -6,7 +6,14 @@ import math
 
 import pytest
 
-from monitor.scoring.crag import classify, decompose_query, reformulate_query
+from monitor.scoring.crag import (
+    classify,
+    decompose_query,
+    decompose_spans,
+    query_text,
+    reformulate_query,
+    reformulate_span,
+)
 
 QUERY = "What is the refund policy and how do I apply?"
 
@@ -32,11 +39,19 @@ def test_exactly_incorrect_threshold_is_incorrect() -> None:
     # 1 - 0.3 = 0.7 (exact in binary floating point too)
     assert r.confidence == pytest.approx(0.7, abs=1e-15)
     assert r.action.type == "supplemental_search"
-    assert r.action.search_query == "is the refund policy"
+    assert r.action.search_query is None  # no query text by default
+    span = {"start": 5, "end": 25, "template": "{}"}
     assert r.model_dump() == {
         "classification": "incorrect",
         "confidence": r.confidence,
-        "action": {"type": "supplemental_search", "search_query": "is the refund policy"},
+        "action": {"type": "supplemental_search", "search_query_span": span},
+    }
+    with_text = classify(0.3, "What is the refund policy?", include_text=True)
+    assert with_text.action.search_query == "is the refund policy"
+    assert with_text.model_dump()["action"] == {
+        "type": "supplemental_search",
+        "search_query_span": span,
+        "search_query": "is the refund policy",
     }
 
 
@@ -48,9 +63,16 @@ def test_between_thresholds_is_ambiguous(overall: float) -> None:
     assert r.classification == "ambiguous"
     assert r.confidence == overall
     assert r.action.type == "decompose_and_recompose"
-    assert r.action.sub_queries == ["What is the refund policy", "how do I apply?"]
-    assert r.model_dump()["action"] == {
+    assert r.action.sub_queries is None  # no query text by default
+    spans = [
+        {"start": 0, "end": 25, "template": "{}"},
+        {"start": 30, "end": 45, "template": "{}"},
+    ]
+    assert r.model_dump()["action"] == {"type": "decompose_and_recompose", "sub_query_spans": spans}
+    with_text = classify(overall, QUERY, include_text=True)
+    assert with_text.model_dump()["action"] == {
         "type": "decompose_and_recompose",
+        "sub_query_spans": spans,
         "sub_queries": ["What is the refund policy", "how do I apply?"],
     }
 
@@ -117,6 +139,9 @@ def test_classification_and_confidence(
 )
 def test_compound_queries_are_split(query: str, expected: list[str]) -> None:
     assert decompose_query(query) == expected
+    spans = decompose_spans(query)
+    assert [query[s.start : s.end] for s in spans] == expected  # parts of the query
+    assert {s.template for s in spans} <= {"{}"}
 
 
 def _variants(query: str, stripped: str) -> list[str]:
@@ -201,4 +226,22 @@ def test_part_length_is_counted_in_utf16_units() -> None:
 )
 def test_reformulate_query(query: str, expected: str) -> None:
     assert reformulate_query(query) == expected
-    assert classify(0.1, query).action.search_query == expected
+    span = reformulate_span(query)
+    assert query[span.start : span.end] == expected and span.template == "{}"
+    assert classify(0.1, query, include_text=True).action.search_query == expected
+    assert classify(0.1, query).action.search_query_span == span
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["Vacation days?", "Really??", "policy? ", "", "android order tracking?", "x\U0001f600?"],
+)
+def test_the_three_variants_are_templates_around_a_span(query: str) -> None:
+    spans = decompose_spans(query)
+    assert [query_text(query, s) for s in spans] == decompose_query(query)
+    assert [s.template for s in spans] == [
+        "{}",
+        "What information exists about: {}",
+        "{} details and specifics",
+    ]
+    assert spans[0].start == 0 and spans[0].end == len(query)
