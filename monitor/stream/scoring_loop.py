@@ -388,12 +388,13 @@ class ScoringLoop:
                 done.reasons[result.reason] += 1
                 pending.append(await self._send_dead_letter(record, result, now_ms))
                 if part is not None:
-                    # the broker's time of a dead letter, unless it is out of range too
+                    # counted at the broker's time (unless out of range too), but a dead
+                    # letter never moves its partition's event time: the broker's clock is
+                    # not the events' clock, and it would make the next events late
                     at_ms = record.timestamp
                     if not lowest_ms <= at_ms <= highest_ms:
                         at_ms = now_ms
                     part.add_dead_letter(result.reason, at_ms)
-                    newest = max(newest or at_ms, at_ms)
             first, last = records[0].offset, records[-1].offset
             sources.append(SourceRange(tp.topic, tp.partition, first, last, newest))
             done.offsets[tp] = records[-1].offset + 1
