@@ -29,6 +29,7 @@ move a window's watermark. Offline callers leave ``now_ms`` out and get no such 
 from __future__ import annotations
 
 import math
+import re
 import time
 import types
 from collections.abc import Callable, Iterable, Iterator
@@ -175,10 +176,25 @@ def decode_event(
     return event
 
 
+_STAGE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+MAX_LATENCY_STAGES = 32
+
+
 def _latency_stages(event: RagEvent) -> dict[str, float]:
-    """The event's numeric, finite latency stages (unknown stages included)."""
-    stages = {}
+    """The event's numeric, finite latency stages (unknown stages included), as long as
+    their names look like stage names (at most 64 of ``[A-Za-z0-9_.-]``) and there are at
+    most ``MAX_LATENCY_STAGES`` of them: a payload key is not copied out as it is.
+
+    >>> ev = RagEvent.model_validate({"schema_version": "1", "event_id": "e",
+    ...     "timestamp_ms": 0, "query": {"text": "q"},
+    ...     "latency_ms": {"total": 12, "rerank": 3, "a b": 1, "x" * 65: 2}})
+    >>> _latency_stages(ev)
+    {'total': 12.0, 'rerank': 3.0}
+    """
+    stages: dict[str, float] = {}
     for name, value in event.latency_ms:
+        if len(stages) >= MAX_LATENCY_STAGES or not _STAGE_NAME.fullmatch(name):
+            continue
         if isinstance(value, int | float) and not isinstance(value, bool):
             try:
                 seconds = float(value)
