@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
+from typing import TypeAlias
 
 from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
 
@@ -14,7 +15,7 @@ from monitor.stream.kafka import client_options, new_producer
 
 __all__ = ["Record", "produce", "read_until"]
 
-Record = ConsumerRecord[bytes, bytes]
+Record: TypeAlias = ConsumerRecord[bytes, bytes]
 
 
 async def produce(

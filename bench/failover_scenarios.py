@@ -257,7 +257,7 @@ class Traffic:
                     event["timestamp_ms"] = int(time.time() * 1000)
                     key, value = str(event["event_id"]).encode(), orjson.dumps(event)
                     self.events[str(event["event_id"])] = Produced(
-                        int(event["timestamp_ms"]), str(event["variant"]), time.time()
+                        int(str(event["timestamp_ms"])), str(event["variant"]), time.time()
                     )
                     out.append((key, value))
                     made += 1
