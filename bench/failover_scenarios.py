@@ -630,7 +630,7 @@ def leader_kill(settings: Settings, work_dir: Path, *, duration_s: float = 45.0)
             (30.0, rejoin),
         ]
         asyncio.run(_drive(traffic, steps, duration_s))
-        collect(report, s, traffic, timeout_s=120)
+        collect(report, s, traffic, timeout_s=60)
         report.late_events = late_from_health(group)
         scores = asyncio.run(read_until(s, [s.scores_topic], lambda g: False, timeout_s=3))[
             s.scores_topic
@@ -684,7 +684,7 @@ def broker_freeze(
             finally:
                 broker.thaw()
             # the idle close (30 s by default) closes the last windows
-            collect(report, s, traffic, timeout_s=150)
+            collect(report, s, traffic, timeout_s=90)
             report.late_events = max(
                 late_from_health(group), report.windows["tumbling"].late_events
             )
