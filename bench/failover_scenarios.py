@@ -185,6 +185,9 @@ def wait_for(condition: Any, timeout_s: float, what: str) -> None:
 def wait_group_ready(group: list[Worker], timeout_s: float = 60.0) -> None:
     """Every worker answers ``ok`` and exactly one leads."""
     wait_for(lambda: all(w.ready() for w in group), timeout_s, "workers ready")
+    # ready comes before the group's last join (a join takes half the session timeout):
+    # let the rebalances of workers that started one after the other settle
+    time.sleep(group[0].settings.session_timeout_s)
     wait_for(lambda: sum(w.leader() for w in group) == 1, timeout_s, "one leader")
     time.sleep(2.0)  # the leader has read the windows topic (the initial assignment settled)
 
