@@ -97,6 +97,7 @@ class EmbeddedBroker:
         proc, self._proc = self._proc, None
         if proc is None or proc.poll() is not None:
             return
+        proc.send_signal(signal.SIGCONT)  # a frozen broker cannot act on SIGTERM
         proc.terminate()
         try:
             proc.wait(timeout=5)
@@ -107,6 +108,18 @@ class EmbeddedBroker:
     @property
     def pid(self) -> int | None:
         return self._proc.pid if self._proc else None
+
+    def freeze(self) -> None:
+        """SIGSTOP the broker: connections stay open but nothing answers (an outage as
+        clients see a hung broker or a network partition). Undo with :meth:`thaw`."""
+        if self._proc is None or self._proc.poll() is not None:
+            raise BrokerError("the broker is not running")
+        self._proc.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """SIGCONT a broker stopped by :meth:`freeze` (harmless when it runs)."""
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.send_signal(signal.SIGCONT)
 
     def running(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
