@@ -115,11 +115,15 @@ class AggregationStage:
         self._consumer.assign([self._tp])
         self._consumer.seek(self._tp, 0)
 
-    async def stop(self) -> None:
-        """Stop reading; a partition assignment waiting for the stage is released."""
+    async def release(self) -> None:
+        """Release a partition assignment waiting for the stage (shutting down)."""
         async with self._progress:
             self._stopped = True
             self._progress.notify_all()
+
+    async def stop(self) -> None:
+        """Stop reading; a partition assignment waiting for the stage is released."""
+        await self.release()
         if self._takeover is not None:
             self._takeover.cancel()
         if self._consumer is not None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import faust
@@ -67,6 +67,8 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
     metrics.deliveries.source = deliveries
     state: dict[str, Any] = {"running": False, "stage": None}
 
+    closing: list[Callable[[], Awaitable[None]]] = []
+
     @app.task  # type: ignore[untyped-decorator]
     async def score_events() -> None:
         await ensure_topics(settings)
@@ -77,6 +79,32 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
         feed = WindowFeed(settings, metrics, stage.seen) if stage is not None else None
         loop = ScoringLoop(settings, stats, feed=feed, stage=stage, producer=producer)
         tasks: list[asyncio.Task[None]] = []
+        closing_task: list[asyncio.Future[None]] = []
+
+        async def shut_down() -> None:
+            state["running"] = False
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            # offsets are committed per batch, so a client that does not close in time is
+            # abandoned rather than holding up the shutdown
+            if stage is not None:
+                await _bounded(stage.release(), "aggregating stage")  # a waiting assignment
+            await _bounded(loop.stop(), "scoring consumer")
+            if stage is not None:
+                await _bounded(stage.stop(), "aggregating stage")
+            await _bounded(producer.stop(), "producer")
+
+        async def close() -> None:
+            """Stop the tasks, then the clients: the scoring consumer leaves the group at
+            once (LeaveGroup), so another worker takes its partitions without waiting for
+            the session timeout. Runs once (from faust's shutdown, or when a task fails),
+            shielded: faust cancels whatever awaits it here."""
+            if not closing_task:
+                closing_task.append(asyncio.ensure_future(shut_down()))
+            await asyncio.shield(closing_task[0])
+
+        closing.append(close)
         try:
             if stage is not None:
                 await stage.start()
@@ -96,16 +124,14 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
             log.exception("the worker's loop stopped")
             raise
         finally:
-            state["running"] = False
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            # offsets are committed per batch, so a client that does not close in time is
-            # abandoned rather than holding up the shutdown
-            if stage is not None:
-                await _bounded(stage.stop(), "aggregating stage")  # releases an assignment
-            await _bounded(loop.stop(), "scoring consumer")
-            await _bounded(producer.stop(), "producer")
+            await close()
+
+    @app.on_before_shutdown.connect  # type: ignore[arg-type]
+    async def leave_group(sender: Any, *args: Any, signal: Any, **kwargs: Any) -> None:
+        # faust cancels the app's tasks about a second after this, whatever they are doing;
+        # closing here, inside faust's own shutdown, lets the consumer leave the group
+        for close in closing:
+            await close()
 
     readiness = Readiness(
         settings.health_max_failed_batches,

@@ -193,6 +193,16 @@ class _Produced:
     reasons: Counter[str] = field(default_factory=Counter)
 
 
+def _leave_even_in_generation_0(consumer: AIOKafkaConsumer) -> None:
+    """aiokafka sends LeaveGroup on close only when its generation is > 0, as Apache
+    Kafka numbers generations from 1; the embedded broker numbers a new group's first
+    generation 0, so a worker stopped before any rebalance would not leave and its
+    partitions would wait out the session timeout. LeaveGroup carries no generation."""
+    coordinator = getattr(consumer, "_coordinator", None)
+    if coordinator is not None and getattr(coordinator, "generation", None) == 0:
+        coordinator.generation = 1
+
+
 class _Rebalance(ConsumerRebalanceListener):  # type: ignore[misc]
     """A revocation waits until the batch in flight is produced and committed; an
     assignment resumes each partition after the last offset already in a partial."""
@@ -254,7 +264,9 @@ class ScoringLoop:
         await self.consumer.start()
 
     async def stop(self) -> None:
+        """Close the clients; the consumer leaves the group, so its partitions move at once."""
         if self.consumer is not None:
+            _leave_even_in_generation_0(self.consumer)
             await self.consumer.stop()
         if self.producer is not None and self._own_producer:
             await self.producer.stop()
