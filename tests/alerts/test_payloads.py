@@ -176,7 +176,11 @@ def grouped_alert(n: int) -> Alert:
 def test_the_generic_payload_carries_the_related_conditions() -> None:
     alert = grouped_alert(3)
     body = json.loads(generic_payload(alert))
-    assert [r["metric"] for r in body["related"]] == ["quality.sub_0", "quality.sub_1", "quality.sub_2"]
+    assert [r["metric"] for r in body["related"]] == [
+        "quality.sub_0",
+        "quality.sub_1",
+        "quality.sub_2",
+    ]
     assert body["related"][1]["labels"] == {"variant": None, "tenant": "acme", "application": None}
     assert Alert.model_validate(body) == alert
     assert json.loads(generic_payload(make_alert()))["related"] == []

@@ -295,4 +295,3 @@ class IncidentBook:
                 state.alert, state.notified_ms = alert, end_ms
             out.append(alert)
         return out
-
