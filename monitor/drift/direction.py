@@ -1,7 +1,7 @@
 """Which way is worse for each metric id.
 
-Quality scores, grounding rates and the unique-token ratio are better when higher: a drop
-is the bad news. Everything else (0/1 rates of bad outcomes, such as
+Quality scores, grounding rates, labelled retrieval metrics and the unique-token ratio are
+better when higher: a drop is the bad news. Everything else (0/1 rates of bad outcomes, as
 ``grounding.unsupported_answer`` and ``outcome.abstained``, redundancy, the injection score,
 latencies, the dead-letter rate) is better when lower: a rise is the bad news.
 Detectors and the diagnosis use this to report only changes for the worse.
@@ -31,6 +31,7 @@ Direction = Literal["down", "up"]
 HIGHER_IS_BETTER_PREFIXES: tuple[str, ...] = (
     "quality.",
     "grounding.",
+    "retrieval.",
     "context_quality.unique_token_ratio",
 )
 """Metric ids (or prefixes) for which a higher value is better."""

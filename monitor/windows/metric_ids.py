@@ -10,6 +10,7 @@ window mean is the dead-letter rate.
 |---|---|---|
 | ``quality.overall`` and its four sub-scores | see ``PERSPECTIVE`` | spec 000 composite |
 | ``crag.incorrect`` | retrieval | 1 when CRAG says ``incorrect`` |
+| ``retrieval.mrr`` | retrieval | mean reciprocal rank, on labelled events only (002) |
 | ``context_quality.*`` | context_quality | 003 B |
 | ``grounding.claim_support_rate``, ``grounding.citation_validity_content`` | groundedness | 003 C |
 | ``grounding.unsupported_answer`` | groundedness | 1 when the answer has an unsupported claim |
@@ -57,6 +58,7 @@ PERSPECTIVE: dict[str, Perspective] = {
     # whether the retrieved context can support a faithful answer, a retrieval signal
     "quality.estimated_faithfulness": "retrieval",
     "crag.incorrect": "retrieval",
+    "retrieval.mrr": "retrieval",
     "context_quality.redundancy_ngram": "context_quality",
     "context_quality.redundancy_tfidf": "context_quality",
     "context_quality.unique_token_ratio": "context_quality",
@@ -103,6 +105,11 @@ def metric_values(scored: ScoredEvent) -> dict[str, float]:
         "crag.incorrect": 1.0 if scored.crag.classification == "incorrect" else 0.0,
         DEAD_LETTER: 0.0,
     }
+    labelled = scored.retrieval
+    if labelled is not None:
+        mrr = labelled.get("mrr")
+        if isinstance(mrr, int | float) and not isinstance(mrr, bool):
+            out["retrieval.mrr"] = float(mrr)
     cq = scored.context_quality
     if cq is not None:
         out["context_quality.redundancy_ngram"] = cq.redundancy_ngram
