@@ -106,11 +106,17 @@ class Decider:
             for key, stats in window.series.items()
         }
 
-        def diagnosis_for(key: RollupKey, metrics: Sequence[str]) -> Diagnosis:
+        def diagnosis_for(key: RollupKey, metrics: Sequence[str], also: Sequence[str]) -> Diagnosis:
             # the window has joined the baselines of its healthy metrics by now: compare
             # with the baselines as they were before it (windows ending before its end)
             stats = window.series.get(key, {})
-            return diagnose(metrics, stats, lambda m: self.baseline(key, m, end - 1))
+            return diagnose(
+                metrics,
+                stats,
+                lambda m: self.baseline(key, m, end - 1),
+                ratio=self.config.degradation_ratio,
+                also_firing=also,
+            )
 
         return self.incidents.update(
             (window.start_ms, end), self.alerts.firing(), traffic, diagnosis_for

@@ -89,6 +89,18 @@ def test_a_safety_rate_that_fires_wins_over_a_quality_drop() -> None:
     assert d.failing[0] == "safety" and "context_quality" in d.failing
 
 
+def test_a_safety_rate_firing_next_to_a_quality_page_wins_only_with_evidence() -> None:
+    stats = _window(quality__overall=0.4, quality__retrieval_confidence=0.3)
+    stats["safety.leakage.detected"] = Stats(100, 0.02)  # 2 leaks against a 1 % threshold
+    base = {**BASE, "safety.leakage.detected": 0.007}
+    d = diagnose(["quality.overall"], stats, base.get, also_firing=["safety.leakage.detected"])
+    assert d.perspective == "retrieval" and "safety" in d.healthy
+    stats["safety.injection.blocked"] = Stats(100, 0.3)  # an injection wave
+    also = ["safety.leakage.detected", "safety.injection.blocked"]
+    d = diagnose(["quality.overall"], stats, base.get, also_firing=also)
+    assert d.perspective == "safety" and d.failing == ["safety", "retrieval"]
+
+
 def test_a_latency_incident_is_the_pipeline_even_with_a_quality_drop_in_its_window() -> None:
     stats = _window(latency_ms__total=9000.0, quality__retrieval_confidence=0.5)
     d = diagnose(["latency_ms.total"], stats, BASE.get)

@@ -4,7 +4,7 @@ specific series, lists the rest, keeps one fingerprint while it lasts and resolv
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import pytest
 
@@ -237,7 +237,7 @@ def _condition(rule: str, metric: str, key: SeriesKey, severity: str = "warning"
     )
 
 
-def _diag(key: SeriesKey, metrics: object) -> Diagnosis:
+def _diag(key: SeriesKey, metrics: object, also: object = ()) -> Diagnosis:
     return Diagnosis(perspective="pipeline", failing=["pipeline"], advice="b")
 
 
@@ -262,10 +262,10 @@ def test_classes_are_separate_incidents_sent_safety_pipeline_quality() -> None:
         _condition("latency_p95:total", "latency_ms.total", ALL),
         _condition("rate:safety.leakage.detected", "safety.leakage.detected", ALL, "critical"),
     ]
-    seen: list[tuple[SeriesKey, list[str]]] = []
+    seen: list[tuple[SeriesKey, list[str], list[str]]] = []
 
-    def diag(key: SeriesKey, metrics: object) -> Diagnosis:
-        seen.append((key, list(metrics)))  # type: ignore[call-overload]
+    def diag(key: SeriesKey, metrics: Sequence[str], also: Sequence[str]) -> Diagnosis:
+        seen.append((key, list(metrics), list(also)))
         return _diag(key, metrics)
 
     out = book.update((0, 10), firing, {ALL: 5}, diag)
@@ -275,4 +275,5 @@ def test_classes_are_separate_incidents_sent_safety_pipeline_quality() -> None:
         "quality.overall",
     ]
     # the quality incident's diagnosis also sees the safety metric firing in the window
-    assert seen[2] == (ALL, ["quality.overall", "safety.leakage.detected"])
+    assert seen[2] == (ALL, ["quality.overall"], ["safety.leakage.detected"])
+    assert seen[1] == (ALL, ["latency_ms.total"], [])

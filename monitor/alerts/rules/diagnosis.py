@@ -20,7 +20,10 @@ of the window's rate under the baseline), and combines that with the metrics of 
 conditions being notified (*named*; ``quality.overall``, spec 000's composite, names no
 stage). The primary perspective is, in this order:
 
-1. safety, when a safety metric is named: an injection or leakage rate that fires wins;
+1. safety, when a safety metric is named, or is among ``also_firing`` (conditions of the
+   same window outside the alert, e.g. an injection rate next to a quality drop) and has
+   risen against its baseline on this series with evidence: a safety rate that fires wins,
+   but a leakage rate hovering at its threshold does not take over a retrieval break;
 2. pipeline, when only pipeline metrics are named (a latency or dead-letter incident);
 3. the most upstream failing stage, named or dropped: retrieval, then context quality,
    then groundedness. A retrieval break also starves the generator, so groundedness is
@@ -153,15 +156,18 @@ def diagnose(
     baselines: Callable[[str], float | None],
     *,
     ratio: float = 0.85,
+    also_firing: Iterable[str] = (),
 ) -> Diagnosis:
     """Name the failing perspective(s) of an alert on ``failing_metrics``.
 
     ``stats`` are the window's aggregates of the alert's series; ``baselines`` gives the
-    trusted baseline of a metric id, or ``None``.
+    trusted baseline of a metric id, or ``None``; ``also_firing`` the metrics of other
+    conditions firing in the same window (only safety ones are used).
     """
     named = list(dict.fromkeys(failing_metrics))
     score: dict[Perspective, float] = {}
     compared: set[Perspective] = set()
+    risen: set[str] = set()
     for metric, window in stats.items():
         perspective = perspective_of(metric)
         if perspective is None or metric == COMPOSITE or window.count <= 0:
@@ -175,6 +181,7 @@ def diagnose(
         compared.add(perspective)
         if worse > 0.0:
             score[perspective] = max(score.get(perspective, 0.0), worse)
+            risen.add(metric)
 
     explicit = list(
         dict.fromkeys(p for m in named if m != COMPOSITE and (p := perspective_of(m)) is not None)
@@ -183,7 +190,8 @@ def diagnose(
     failing = list(dict.fromkeys([*explicit, *ranked]))
     stands_out = bool(failing)
     primary: Perspective | None = None
-    if "safety" in explicit:
+    safety_wave = any(perspective_of(m) == "safety" and m in risen for m in also_firing)
+    if "safety" in explicit or safety_wave:
         primary = "safety"
     elif explicit and set(explicit) <= {"pipeline"}:
         primary = "pipeline"

@@ -28,7 +28,7 @@ then by metric (``quality.overall`` first, then the order of ``METRIC_IDS``). It
 is therefore the highest of the incident. ``related`` lists every other condition of the
 incident, sorted by series, rule and metric. The diagnosis is asked for the series named
 with the metrics of the incident (and, for a quality incident, the safety metrics firing in
-the same window: a safety rate wins the diagnosis).
+the same window: a safety rate that has risen with evidence wins the diagnosis).
 
 **Lifecycle.** The first window of an incident sends a ``firing`` notification whose
 fingerprint is the leading condition's; the incident keeps that fingerprint and
@@ -55,7 +55,7 @@ windows into a new book gives the same notifications.
 ...               firing("degradation", "quality.overall", None, "acme", 0.5)]
 >>> traffic = {(None, None, None): 100, ("treatment", None, None): 50,
 ...            ("control", None, None): 50, (None, "acme", None): 100}
->>> diag = lambda key, metrics: Diagnosis(perspective="retrieval", failing=["retrieval"],
+>>> diag = lambda key, metrics, also: Diagnosis(perspective="retrieval", failing=["retrieval"],
 ...                                       advice="check the retriever")
 >>> book = IncidentBook(cooldown_ms=900_000)
 >>> [page] = book.update((0, 60_000), conditions, traffic, diag)
@@ -213,8 +213,9 @@ class _Open:
     seen_ms: int
 
 
-DiagnosisFor = Callable[[SeriesKey, Sequence[str]], Diagnosis]
-"""``(series named, metrics of the incident) -> Diagnosis``."""
+DiagnosisFor = Callable[[SeriesKey, Sequence[str], Sequence[str]], Diagnosis]
+"""``(series named, metrics of the incident, safety metrics firing elsewhere in the window)
+-> Diagnosis``."""
 
 
 class IncidentBook:
@@ -269,10 +270,9 @@ class IncidentBook:
                 due = end_ms - state.notified_ms >= self._cooldown_ms
                 if not due and lead.severity == state.alert.severity:
                     continue
-            metrics = [lead.metric, *(a.metric for a in members)]
-            if cause == "quality":
-                metrics.extend(safety)
-            diagnosis = diagnosis_for(series_key(lead), list(dict.fromkeys(metrics)))
+            metrics = list(dict.fromkeys([lead.metric, *(a.metric for a in members)]))
+            also = list(dict.fromkeys(safety)) if cause == "quality" else []
+            diagnosis = diagnosis_for(series_key(lead), metrics, also)
             fp, starts = (
                 (lead.fingerprint, end_ms)
                 if state is None
