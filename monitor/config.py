@@ -18,6 +18,7 @@ from pydantic import Field, SecretStr, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from monitor.alerts.endpoint import AlertEndpoint
+from monitor.drift.config import DEFAULT_DEGRADATION_METRICS
 from monitor.errors import ConfigError
 
 __all__ = ["MASK", "Settings", "load_settings", "masked"]
@@ -116,6 +117,17 @@ class Settings(BaseSettings):
     page_hinkley_delta: float = Field(default=0.005, ge=0)
     page_hinkley_min_instances: int = Field(default=200, ge=1)
     alert_cooldown_ms: int = Field(default=900_000, ge=0)
+    # --- Which metrics page on a drop from their learned baseline, and how (issue 12) ---
+    # The degradation rule's metrics: spec 000's composite and sub-scores, and the answer's
+    # grounding (claim support, citation content validity, answers with an unsupported
+    # claim) and abstention. Lower-is-better ones (monitor/drift/direction.py) page above
+    # baseline / degradation_ratio and at least degradation_min_rise above the baseline.
+    degradation_metrics: list[str] = list(DEFAULT_DEGRADATION_METRICS)
+    degradation_min_rise: float = Field(default=0.05, ge=0)
+    # True: the conditions of one closed window that share a cause (the roll-ups, the
+    # sub-scores of the composite, several rules on one metric) are one notification
+    # (monitor/alerts/rules/incidents.py); False: one notification per condition.
+    alert_grouping: bool = True
 
     # A/B statistics (DESIGN section 8)
     ab_alpha: float = Field(default=0.05, gt=0, lt=1)

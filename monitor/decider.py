@@ -9,17 +9,23 @@ for the whole traffic and per variant, tenant and application; rules are evaluat
 before the window joins the learned baseline, so a window is never compared with itself;
 a window in which a metric is degraded (or critically low) does not join that metric's
 baseline at all, so an incident does not become the new normal while it lasts.
+
+The alert book keeps one alert per condition (rule, metric, series); with
+``alert_grouping`` (the default) the notifications of a window are those of the
+:class:`~monitor.alerts.rules.IncidentBook`, one per incident (the condition alerts that
+share a cause, grouped, the most specific series named), and the condition alerts are
+only in :attr:`Decision.conditions`. Without it every condition alert is a notification.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from monitor.ab.analysis import AB_METRICS, AbConfig, ExperimentState, analyse
 from monitor.alerts.alert import Alert, Diagnosis
-from monitor.alerts.rules import AlertBook, diagnose
+from monitor.alerts.rules import AlertBook, IncidentBook, diagnose
 from monitor.drift.baseline import BaselineBook
 from monitor.drift.changepoint import ChangePoint
 from monitor.drift.conditions import Condition, evaluate_window
@@ -39,7 +45,10 @@ __all__ = ["Decider", "Decision"]
 class Decision:
     window: ClosedWindow
     alerts: list[Alert] = field(default_factory=list)
+    """The notifications to send (one per incident when grouping)."""
     ab_results: list[AbResult] = field(default_factory=list)
+    conditions: list[Alert] = field(default_factory=list)
+    """The condition alerts of the alert book (fired, re-notified, resolved) behind them."""
 
 
 def ab_config(settings: Settings) -> AbConfig:
@@ -64,6 +73,8 @@ class Decider:
         )
         self.baselines = BaselineBook(self.config)
         self.alerts = AlertBook(self.config.cooldown_ms)
+        self.incidents = IncidentBook(self.config.cooldown_ms)
+        self.grouping = settings.alert_grouping
         self.ab = ab_config(settings)
         self.experiments: dict[str, ExperimentState] = {}
         self.cumulative: dict[str, dict[str, dict[str, Aggregate]]] = {}
@@ -79,9 +90,37 @@ class Decider:
         """The windows that closed since the last call, with the alerts they raise."""
         out = []
         for window in self.store.close():
-            alerts = self._evaluate(window) if window.kind == "tumbling" else []
-            out.append(Decision(window, alerts, self._experiments(window)))
+            alerts: list[Alert] = []
+            conditions: list[Alert] = []
+            if window.kind == "tumbling":
+                conditions = self._evaluate(window)
+                alerts = self._group(window) if self.grouping else conditions
+            out.append(Decision(window, alerts, self._experiments(window), conditions))
         return out
+
+    def _group(self, window: ClosedWindow) -> list[Alert]:
+        """The incident notifications of a window the alert book has just evaluated."""
+        end = window.end_ms
+        traffic = {
+            key: max((agg.count for agg in stats.values()), default=0)
+            for key, stats in window.series.items()
+        }
+
+        def diagnosis_for(key: RollupKey, metrics: Sequence[str], also: Sequence[str]) -> Diagnosis:
+            # the window has joined the baselines of its healthy metrics by now: compare
+            # with the baselines as they were before it (windows ending before its end)
+            stats = window.series.get(key, {})
+            return diagnose(
+                metrics,
+                stats,
+                lambda m: self.baseline(key, m, end - 1),
+                ratio=self.config.degradation_ratio,
+                also_firing=also,
+            )
+
+        return self.incidents.update(
+            (window.start_ms, end), self.alerts.firing(), traffic, diagnosis_for
+        )
 
     def _experiments(self, window: ClosedWindow) -> list[AbResult]:
         """Cumulative results at each tumbling close; per-window ones at each hopping close."""

@@ -6,6 +6,13 @@ with ``metric`` and ``labels``, makes the ``fingerprint``. ``labels`` values are
 when the alert is about every value of that label (a roll-up). No alert ever carries a
 query, a response, an event id or any other text out of an event.
 
+One notification stands for one incident (:mod:`monitor.alerts.rules.incidents`): its own
+fields name the most specific series and the leading condition, and ``related`` lists the
+other conditions of the same incident (other roll-ups, sub-scores, rules), each with its
+rule, metric, series, value and threshold. ``related`` is empty for an incident of one
+condition, and in every message of a worker that does not group (``alert_grouping``
+False); older consumers that ignore it read the same alert as before.
+
 >>> a = Alert(fingerprint="f", status="firing", type="threshold", severity="critical",
 ...           rule="critical_quality", message="Average quality score critically low",
 ...           metric="quality.overall", current_value=0.31, threshold=0.4,
@@ -13,8 +20,8 @@ query, a response, an event id or any other text out of an event.
 ...           window=AlertWindow(start_ms=0, end_ms=60_000), starts_at_ms=60_000,
 ...           diagnosis=Diagnosis(perspective="retrieval", failing=["retrieval"],
 ...                               advice="check the retriever"))
->>> a.labels.tenant is None, a.ends_at_ms is None
-(True, True)
+>>> a.labels.tenant is None, a.ends_at_ms is None, a.related
+(True, True, [])
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ __all__ = [
     "AlertWindow",
     "Diagnosis",
     "Perspective",
+    "RelatedCondition",
 ]
 
 AlertStatus = Literal["firing", "resolved"]
@@ -64,6 +72,18 @@ class Diagnosis(BaseModel):
     advice: str
 
 
+class RelatedCondition(BaseModel):
+    """Another active condition of the same incident (a roll-up, a sub-score, a rule)."""
+
+    model_config = _STRICT
+    rule: str
+    metric: str
+    severity: Literal["warning", "critical"]
+    labels: AlertLabels
+    current_value: float
+    threshold: float
+
+
 class Alert(BaseModel):
     model_config = _STRICT
     fingerprint: str
@@ -80,3 +100,4 @@ class Alert(BaseModel):
     starts_at_ms: int
     ends_at_ms: int | None = None
     diagnosis: Diagnosis
+    related: list[RelatedCondition] = []

@@ -14,6 +14,12 @@
 * ``slack``: an incoming-webhook message with a plain ``text`` line (no emoji), with
   ``&``, ``<`` and ``>`` escaped as Slack requires.
 
+An incident's other conditions (``Alert.related``, :mod:`monitor.alerts.rules.incidents`)
+travel in every format: the generic JSON has the list itself; Alertmanager gets them in
+annotations only (``related_count`` and ``related``, one condition per line, at most
+:data:`RELATED_LIMIT` of them and then ``... and N more``), so its labels stay the
+low-cardinality identity of the incident; Slack adds the same lines after the advice.
+
 Every string taken from an alert (labels come from event data) loses control characters
 and lone surrogates before it is put in a payload or a terminal line.
 
@@ -32,6 +38,15 @@ and lone surrogates before it is put in a payload or a terminal line.
 ('RagMonitorCriticalQuality', 'treatment', '1970-01-01T00:01:00.000Z', '9999-12-31T23:59:59.000Z')
 >>> json.loads(slack_payload(alert))["text"].split(" — ")[0]
 '[FIRING] critical threshold quality.overall: current 0.31 &lt; threshold 0.40 (variant=treatment)'
+>>> from monitor.alerts.alert import RelatedCondition
+>>> grouped = alert.model_copy(update={"related": [RelatedCondition(rule="degradation",
+...     metric="quality.overall", severity="warning", labels=AlertLabels(),
+...     current_value=0.55, threshold=0.68)]})
+>>> related_lines(grouped)
+['warning degradation quality.overall: current 0.55 < threshold 0.68 (whole traffic)']
+>>> [am] = json.loads(alertmanager_payload(grouped))
+>>> am["annotations"]["related_count"], am["annotations"]["related"] == related_lines(grouped)[0]
+('1', True)
 """
 
 from __future__ import annotations
@@ -41,20 +56,24 @@ import math
 import re
 from datetime import UTC, datetime
 
-from monitor.alerts.alert import Alert
+from monitor.alerts.alert import Alert, RelatedCondition
 from monitor.alerts.endpoint import EndpointKind
 
 __all__ = [
     "FIRING_ENDS_AT",
+    "RELATED_LIMIT",
     "alert_line",
     "alertmanager_payload",
     "generic_payload",
     "payload_for",
+    "related_lines",
     "rfc3339",
     "slack_payload",
 ]
 
 FIRING_ENDS_AT = "9999-12-31T23:59:59.000Z"
+RELATED_LIMIT = 20
+"""The most related conditions spelled out in an Alertmanager annotation or a Slack text."""
 
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _WORDS = re.compile(r"[A-Za-z0-9]+")
@@ -78,13 +97,13 @@ def _number(value: float) -> str:
     return f"{value:.2g}"
 
 
-def _comparison(alert: Alert) -> str:
+def _comparison(alert: Alert | RelatedCondition) -> str:
     current, threshold = alert.current_value, alert.threshold
     op = "<" if current < threshold else ">" if current > threshold else "="
     return f"current {_number(current)} {op} threshold {_number(threshold)}"
 
 
-def _label_pairs(alert: Alert) -> dict[str, str]:
+def _label_pairs(alert: Alert | RelatedCondition) -> dict[str, str]:
     labels = alert.labels
     pairs = {"variant": labels.variant, "tenant": labels.tenant, "application": labels.application}
     return {k: _safe(v) for k, v in pairs.items() if v}  # "" would be no label at all
@@ -110,6 +129,21 @@ def alert_line(alert: Alert) -> str:
     if pairs:
         line += " (" + ", ".join(f"{k}={v}" for k, v in pairs.items()) + ")"
     return line
+
+
+def related_lines(alert: Alert, limit: int = RELATED_LIMIT) -> list[str]:
+    """One line per related condition of the incident (at most ``limit``, then a count)."""
+    lines = []
+    for related in alert.related[:limit]:
+        pairs = _label_pairs(related)
+        series = ", ".join(f"{k}={v}" for k, v in pairs.items()) or "whole traffic"
+        lines.append(
+            f"{related.severity} {_safe(related.rule)} {_safe(related.metric)}: "
+            f"{_comparison(related)} ({series})"
+        )
+    if len(alert.related) > limit:
+        lines.append(f"... and {len(alert.related) - limit} more")
+    return lines
 
 
 def generic_payload(alert: Alert) -> bytes:
@@ -143,6 +177,9 @@ def alertmanager_payload(alert: Alert) -> bytes:
         "failing": ",".join(diagnosis.failing),
         "healthy": ",".join(diagnosis.healthy),
     }
+    if alert.related:
+        annotations["related_count"] = str(len(alert.related))
+        annotations["related"] = "\n".join(related_lines(alert))
     if alert.status == "resolved":
         ends_at_ms = alert.ends_at_ms if alert.ends_at_ms is not None else alert.window.end_ms
         ends_at = rfc3339(max(ends_at_ms, alert.starts_at_ms))  # never before startsAt
@@ -162,12 +199,17 @@ def _slack_escape(text: str) -> str:
 
 
 def slack_payload(alert: Alert) -> bytes:
-    """A Slack incoming-webhook message: ``text`` = the alert line, message and diagnosis."""
+    """A Slack incoming-webhook message: ``text`` = the alert line, message and diagnosis,
+    then one line per related condition of the incident."""
     diagnosis = alert.diagnosis
     text = (
         f"{alert_line(alert)} — {_safe(alert.message)} — perspective {diagnosis.perspective}: "
         f"{_safe(diagnosis.advice)}"
     )
+    if alert.related:
+        text += f"\nAlso affected ({len(alert.related)}):\n" + "\n".join(
+            f"- {line}" for line in related_lines(alert)
+        )
     return json.dumps({"text": _slack_escape(text)}, separators=(",", ":")).encode()
 
 

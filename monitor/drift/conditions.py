@@ -4,8 +4,11 @@ Rules (``Condition.rule``), each naming one ``metric``:
 
 - ``degradation`` (spec 000): window mean < ``degradation_ratio`` x baseline; type
   ``degradation``, severity ``warning``, threshold = baseline x ratio. Evaluated for each
-  metric of ``DriftConfig.degradation_metrics`` (``quality.overall`` and its sub-scores)
-  that has a trusted baseline. For ``quality.overall`` the message is spec 000's "Quality
+  metric of ``DriftConfig.degradation_metrics`` (``quality.overall`` and its sub-scores, and
+  the grounding metrics and abstention) that has a trusted baseline. For a metric that is
+  better when lower (``grounding.unsupported_answer``, ``outcome.abstained``) the rule is
+  mirrored: window mean > threshold = max(baseline / ratio, baseline +
+  ``degradation_min_rise``). For ``quality.overall`` the message is spec 000's "Quality
   score degraded from baseline"; for a sub-score it is "<metric> degraded from baseline".
 - ``critical_quality`` (spec 000): ``quality.overall`` window mean < ``critical_quality``;
   type ``threshold``, severity ``critical``, threshold = ``critical_quality``, message
@@ -54,6 +57,7 @@ from typing import Literal
 from monitor.drift.baseline import BaselineBook
 from monitor.drift.changepoint import ChangePoint
 from monitor.drift.config import DriftConfig
+from monitor.drift.direction import higher_is_better
 from monitor.drift.stats import SeriesKey, WindowStats
 
 __all__ = [
@@ -155,7 +159,14 @@ def evaluate_window(
             continue
         evaluated.append(("degradation", metric))
         threshold = baseline.value * config.degradation_ratio
-        if mean < threshold:
+        worse = mean < threshold
+        if not higher_is_better(metric):
+            threshold = max(
+                baseline.value / config.degradation_ratio,
+                baseline.value + config.degradation_min_rise,
+            )
+            worse = mean > threshold
+        if worse:
             message = (
                 DEGRADATION_MESSAGE if metric == QUALITY else f"{metric} degraded from baseline"
             )

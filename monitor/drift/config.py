@@ -48,6 +48,12 @@ DEFAULT_DEGRADATION_METRICS: tuple[str, ...] = (
     "quality.context_sufficiency",
     "quality.diversity_score",
     "quality.estimated_faithfulness",
+    # generation: spec 000's composite reads only the query and the chunks, so an answer
+    # that leaves its context shows only here (direction: monitor.drift.direction)
+    "grounding.claim_support_rate",  # higher is better
+    "grounding.citation_validity_content",  # higher is better
+    "grounding.unsupported_answer",  # lower is better
+    "outcome.abstained",  # lower is better
 )
 
 
@@ -63,7 +69,11 @@ class DriftConfig:
     rules (degradation, critical) are evaluated on it; the default of 1 is spec 000's
     behaviour (any non-empty window). ``latency_min_events`` does the same for p95 budgets.
     ``degradation_metrics`` are the metrics the degradation rule watches; each needs a
-    trusted (configured or learned) baseline.
+    trusted (configured or learned) baseline. A metric that is better when higher degrades
+    below ``degradation_ratio`` x baseline; one that is better when lower
+    (:func:`monitor.drift.direction.higher_is_better`) degrades above baseline /
+    ``degradation_ratio`` and at least ``degradation_min_rise`` above its baseline (default
+    0.05, so a rate learned near 0 does not page on one event).
 
     Page-Hinkley's ``threshold`` (and ``delta``) are in the units of the metric: the default
     of 50 suits scores in [0, 1] (a drop of 0.3 is found after about 170 events), while a
@@ -79,6 +89,7 @@ class DriftConfig:
     degradation_ratio: float = 0.85
     critical_quality: float = 0.4
     degradation_metrics: tuple[str, ...] = DEFAULT_DEGRADATION_METRICS
+    degradation_min_rise: float = 0.05
     min_window_events: int = 1
     rate_thresholds: Mapping[str, float] = field(default_factory=lambda: DEFAULT_RATE_THRESHOLDS)
     rate_min_events: int = 20
@@ -118,6 +129,8 @@ class DriftConfig:
             raise ValueError("rate_min_events and latency_min_events must be >= 1")
         if self.cooldown_ms < 0:
             raise ValueError("cooldown_ms must be >= 0")
+        if self.degradation_min_rise < 0.0:
+            raise ValueError("degradation_min_rise must be >= 0")
 
     @classmethod
     def from_settings(cls, settings: Settings) -> DriftConfig:
@@ -129,6 +142,8 @@ class DriftConfig:
             min_windows=settings.baseline_min_windows,
             degradation_ratio=settings.degradation_ratio,
             critical_quality=settings.critical_quality,
+            degradation_metrics=tuple(settings.degradation_metrics),
+            degradation_min_rise=settings.degradation_min_rise,
             rate_thresholds=settings.rate_thresholds,
             rate_min_events=settings.rate_min_events,
             latency_p95_budget_ms=settings.latency_p95_budget_ms,

@@ -10,8 +10,10 @@ window mean is the dead-letter rate.
 |---|---|---|
 | ``quality.overall`` and its four sub-scores | see ``PERSPECTIVE`` | spec 000 composite |
 | ``crag.incorrect`` | retrieval | 1 when CRAG says ``incorrect`` |
+| ``retrieval.mrr`` | retrieval | mean reciprocal rank, on labelled events only (002) |
 | ``context_quality.*`` | context_quality | 003 B |
 | ``grounding.claim_support_rate``, ``grounding.citation_validity_content`` | groundedness | 003 C |
+| ``grounding.unsupported_answer`` | groundedness | 1 when the answer has an unsupported claim |
 | ``safety.injection.score``, ``safety.injection.blocked``, ``safety.leakage.detected`` | safety | 003 E |
 | ``outcome.no_results``, ``outcome.blocked``, ``outcome.abstained`` | retrieval, safety, groundedness | 003 F, 004 |
 | ``latency_ms.<stage>`` | pipeline | spec 003 F stages |
@@ -37,6 +39,7 @@ __all__ = [
     "LATENCY_STAGES",
     "METRIC_IDS",
     "PERSPECTIVE",
+    "RATE_METRICS",
     "Perspective",
     "metric_values",
 ]
@@ -51,13 +54,17 @@ PERSPECTIVE: dict[str, Perspective] = {
     "quality.retrieval_confidence": "retrieval",
     "quality.context_sufficiency": "context_quality",
     "quality.diversity_score": "context_quality",
-    "quality.estimated_faithfulness": "groundedness",
+    # spec 000 computes it from the query and the chunks, before any answer: it predicts
+    # whether the retrieved context can support a faithful answer, a retrieval signal
+    "quality.estimated_faithfulness": "retrieval",
     "crag.incorrect": "retrieval",
+    "retrieval.mrr": "retrieval",
     "context_quality.redundancy_ngram": "context_quality",
     "context_quality.redundancy_tfidf": "context_quality",
     "context_quality.unique_token_ratio": "context_quality",
     "grounding.claim_support_rate": "groundedness",
     "grounding.citation_validity_content": "groundedness",
+    "grounding.unsupported_answer": "groundedness",
     "safety.injection.score": "safety",
     "safety.injection.blocked": "safety",
     "safety.leakage.detected": "safety",
@@ -70,6 +77,20 @@ PERSPECTIVE: dict[str, Perspective] = {
 """Every metric id, with the spec 003 perspective whose failure it points at."""
 
 METRIC_IDS: tuple[str, ...] = tuple(PERSPECTIVE)
+
+RATE_METRICS: frozenset[str] = frozenset(
+    {
+        "crag.incorrect",
+        "grounding.unsupported_answer",
+        "safety.injection.blocked",
+        "safety.leakage.detected",
+        "outcome.no_results",
+        "outcome.blocked",
+        "outcome.abstained",
+        DEAD_LETTER,
+    }
+)
+"""The metric ids that are 0/1 per event: their window mean is a rate."""
 
 
 def metric_values(scored: ScoredEvent) -> dict[str, float]:
@@ -84,6 +105,11 @@ def metric_values(scored: ScoredEvent) -> dict[str, float]:
         "crag.incorrect": 1.0 if scored.crag.classification == "incorrect" else 0.0,
         DEAD_LETTER: 0.0,
     }
+    labelled = scored.retrieval
+    if labelled is not None:
+        mrr = labelled.get("mrr")
+        if isinstance(mrr, int | float) and not isinstance(mrr, bool):
+            out["retrieval.mrr"] = float(mrr)
     cq = scored.context_quality
     if cq is not None:
         out["context_quality.redundancy_ngram"] = cq.redundancy_ngram
@@ -93,6 +119,8 @@ def metric_values(scored: ScoredEvent) -> dict[str, float]:
     if g is not None:
         if g.claim_support_rate is not None:
             out["grounding.claim_support_rate"] = g.claim_support_rate
+            # 0/1: the window mean is the share of answers with an unsupported claim
+            out["grounding.unsupported_answer"] = 1.0 if g.unsupported_claims else 0.0
         if g.citation_validity_content is not None:
             out["grounding.citation_validity_content"] = g.citation_validity_content
     s = scored.safety

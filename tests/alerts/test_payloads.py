@@ -6,9 +6,10 @@ import json
 import re
 from typing import Any
 
-from monitor.alerts.alert import Alert, AlertLabels, AlertWindow, Diagnosis
+from monitor.alerts.alert import Alert, AlertLabels, AlertWindow, Diagnosis, RelatedCondition
 from monitor.alerts.payloads import (
     FIRING_ENDS_AT,
+    RELATED_LIMIT,
     alert_line,
     alertmanager_payload,
     generic_payload,
@@ -155,3 +156,57 @@ def test_resolved_line_and_rates() -> None:
     assert " > threshold 5000" in alert_line(
         make_alert(metric="latency_ms.total", current_value=7400.0, threshold=5000.0)
     )
+
+
+def grouped_alert(n: int) -> Alert:
+    related = [
+        RelatedCondition(
+            rule="degradation",
+            metric=f"quality.sub_{i}",
+            severity="warning",
+            labels=AlertLabels(tenant="acme") if i % 2 else AlertLabels(),
+            current_value=0.5,
+            threshold=0.68,
+        )
+        for i in range(n)
+    ]
+    return make_alert(related=related)
+
+
+def test_the_generic_payload_carries_the_related_conditions() -> None:
+    alert = grouped_alert(3)
+    body = json.loads(generic_payload(alert))
+    assert [r["metric"] for r in body["related"]] == [
+        "quality.sub_0",
+        "quality.sub_1",
+        "quality.sub_2",
+    ]
+    assert body["related"][1]["labels"] == {"variant": None, "tenant": "acme", "application": None}
+    assert Alert.model_validate(body) == alert
+    assert json.loads(generic_payload(make_alert()))["related"] == []
+
+
+def test_alertmanager_keeps_labels_low_cardinality_and_lists_related_in_annotations() -> None:
+    alone, grouped = make_alert(), grouped_alert(25)
+    [plain] = json.loads(alertmanager_payload(alone))
+    [am] = json.loads(alertmanager_payload(grouped))
+    assert_postable_alerts([am])
+    assert am["labels"] == plain["labels"]  # the same identity, whatever is related
+    assert "related" not in plain["annotations"]
+    assert am["annotations"]["related_count"] == "25"
+    lines = am["annotations"]["related"].split("\n")
+    assert len(lines) == RELATED_LIMIT + 1 and lines[-1] == "... and 5 more"
+    assert lines[0] == (
+        "warning degradation quality.sub_0: current 0.50 < threshold 0.68 (whole traffic)"
+    )
+    assert lines[1].endswith("(tenant=acme)")
+
+
+def test_slack_lists_the_related_conditions_after_the_advice() -> None:
+    text = json.loads(slack_payload(grouped_alert(2)))["text"]
+    head, also = text.split("\nAlso affected (2):\n")
+    assert head.endswith("check the retriever")
+    assert also.split("\n") == [
+        "- warning degradation quality.sub_0: current 0.50 &lt; threshold 0.68 (whole traffic)",
+        "- warning degradation quality.sub_1: current 0.50 &lt; threshold 0.68 (tenant=acme)",
+    ]

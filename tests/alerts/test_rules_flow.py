@@ -79,6 +79,7 @@ def test_degradation_fires_with_a_diagnosis_and_resolves() -> None:
     overall = sent[0][1]
     assert overall.message == "Quality score degraded from baseline"
     assert overall.threshold == 0.8 * 0.85
-    assert overall.diagnosis.perspective == "groundedness"
-    assert overall.diagnosis.healthy == ["retrieval"]
-    assert overall.diagnosis.advice.startswith("Retrieval OK, groundedness failing")
+    # spec 000's estimated faithfulness reads only the query and the chunks: retrieval
+    assert overall.diagnosis.perspective == "retrieval"
+    assert overall.diagnosis.failing == ["retrieval"] and overall.diagnosis.healthy == []
+    assert overall.diagnosis.advice.startswith("Retrieval failing: check the retriever")
