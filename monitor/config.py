@@ -57,6 +57,19 @@ class Settings(BaseSettings):
     batch_timeout_ms: int = Field(default=200, ge=1)
     max_message_bytes: int = Field(default=16_777_216, ge=1_048_576)
 
+    # Poison messages (issue 11): event-time bounds, dead-letter size, readiness
+    # an event time further than this behind or ahead of the consumer's clock is a dead
+    # letter (timestamp_out_of_range); it never moves a window's watermark
+    max_event_age_ms: int = Field(default=7 * 86_400_000, ge=0)
+    max_event_ahead_ms: int = Field(default=3_600_000, ge=0)
+    # a dead letter keeps at most this many bytes of the original message (truncated:
+    # true beyond); the default keeps a dead letter under Apache Kafka's 1 MB default limit
+    dlq_max_payload_bytes: int = Field(default=700_000, ge=1)
+    # /healthz answers 503 after this many consecutive failed batches, or when events are
+    # scored but the window watermark has not moved for health_window_stall_s
+    health_max_failed_batches: int = Field(default=3, ge=1)
+    health_window_stall_s: float = Field(default=300.0, gt=0)
+
     # The worker's own HTTP endpoint (liveness), loopback unless configured otherwise
     web_host: str = "127.0.0.1"
     web_port: int = Field(default=6066, ge=0, le=65535)

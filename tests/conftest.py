@@ -42,6 +42,9 @@ def stream_settings(broker: EmbeddedBroker, tmp_path: Path) -> Settings:
         data_dir=tmp_path / "worker",
         session_timeout_s=6.0,
         heartbeat_interval_s=1.0,
+        # the broker tests replay fixed event times (2023 onwards); the event-age limit
+        # itself is tested in tests/stream/test_poison_broker.py
+        max_event_age_ms=20 * 365 * 86_400_000,
     )
     asyncio.run(ensure_topics(settings))
     return settings

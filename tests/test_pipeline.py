@@ -77,7 +77,7 @@ def _without(obj: dict[str, Any], *path: str) -> dict[str, Any]:
     [
         (b"not json", "decode", "invalid_json", None),
         (raw(event())[:-7], "decode", "invalid_json", None),  # truncated
-        (b"", "decode", "invalid_json", None),
+        (b"", "decode", "empty_payload", None),
         (b"\xff\xfe{}", "decode", "invalid_json", None),
         (b"[1, 2]", "validate", "not_an_object", None),
         (b'"a string"', "validate", "not_an_object", None),
@@ -124,7 +124,7 @@ def test_none_payload() -> None:
 def test_non_finite_chunk_score_is_rejected(bad: bytes) -> None:
     payload = raw(event(chunks=[{"content": "x", "score": 0.5}])).replace(b"0.5", bad)
     err = dead_letter(payload)
-    assert (err.stage, err.field) == ("validate", "chunks.0.score")
+    assert (err.stage, err.field) == ("validate", "chunks.*.score")
     # a JSON string is a type error under strict types; a non-finite number a bad value
     assert err.reason == ("invalid_type" if bad.startswith(b'"') else "invalid_value")
 
@@ -306,3 +306,88 @@ def test_scores_too_large_to_score_are_dead_lettered_not_published_as_null() -> 
     err = process(raw(event(chunks=chunks)))
     assert isinstance(err, EventError)
     assert (err.stage, err.reason) == ("score", "non_finite_score")
+
+
+# --------------------------------------------------------------------- poison messages (issue 11)
+
+NOW_MS = 1_795_353_600_000
+DAY_MS = 86_400_000
+CLOCK = {"now_ms": NOW_MS, "max_age_ms": 7 * DAY_MS, "max_ahead_ms": 3_600_000}
+
+
+def test_empty_value_is_empty_payload_not_invalid_json() -> None:
+    for payload in (b"", None):
+        err = dead_letter(payload)
+        assert (err.stage, err.reason, err.field) == ("decode", "empty_payload", None)
+
+
+@pytest.mark.parametrize("timestamp_ms", [2**64, 2**63, -(2**63) - 1, 10**30])
+def test_timestamp_beyond_int64_is_rejected_by_the_model(timestamp_ms: int) -> None:
+    err = dead_letter(raw(event(timestamp_ms=timestamp_ms)))
+    assert (err.stage, err.reason, err.field) == (
+        "validate",
+        "timestamp_out_of_range",
+        "timestamp_ms",
+    )
+    assert str(timestamp_ms) not in str(err)
+
+
+def test_int64_bounds_are_accepted_offline() -> None:
+    for timestamp_ms in (2**63 - 1, -(2**63), 0):
+        assert isinstance(process(raw(event(timestamp_ms=timestamp_ms))), ScoredEvent)
+
+
+@pytest.mark.parametrize(
+    "offset_ms",
+    [10 * 365 * DAY_MS, 3_600_001, -7 * DAY_MS - 1, -10 * 365 * DAY_MS],
+)
+def test_event_time_outside_the_clock_range_is_dead_lettered(offset_ms: int) -> None:
+    payload = raw(event(timestamp_ms=NOW_MS + offset_ms))
+    err = process(payload, **CLOCK)
+    assert isinstance(err, EventError)
+    assert (err.stage, err.reason, err.field) == (
+        "validate",
+        "timestamp_out_of_range",
+        "timestamp_ms",
+    )
+    assert str(NOW_MS + offset_ms) not in str(err)
+    with pytest.raises(EventError):
+        decode_event(payload, **CLOCK)
+    # offline (no clock) the same event is scored
+    assert isinstance(process(payload), ScoredEvent)
+
+
+@pytest.mark.parametrize("offset_ms", [0, 3_600_000, -7 * DAY_MS, -DAY_MS, 59_000])
+def test_event_time_inside_the_clock_range_is_scored(offset_ms: int) -> None:
+    assert isinstance(process(raw(event(timestamp_ms=NOW_MS + offset_ms)), **CLOCK), ScoredEvent)
+
+
+def test_invalid_event_is_reported_before_its_time() -> None:
+    """A malformed event keeps its own reason even when its time is out of range too."""
+    err = process(raw(event(timestamp_ms=1, event_id="")), **CLOCK)
+    assert isinstance(err, EventError)
+    assert err.reason == "invalid_value"
+
+
+ATTACKER_KEY = "sk-live-SECRET-key"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [
+        ({"labels": {"relevant_chunks": {ATTACKER_KEY: "high"}}}, "labels.relevant_chunks.*"),
+        ({"labels": {"relevant_docs": {ATTACKER_KEY: None}}}, "labels.relevant_docs.*"),
+        ({"chunks": [{"content": "x"}, {"content": "y", "score": "high"}]}, "chunks.*.score"),
+        ({"latency_ms": {"total": "slow"}}, "latency_ms.total"),
+        ({"labels": {"gold_facts": [{"fact": 1}]}}, "labels.gold_facts.*.fact"),
+        ({"response": {"citations": [{"chunk_id": 1}]}}, "response.citations.*.chunk_id"),
+        ({"query": {"text": "q", "user_roles": [ATTACKER_KEY, 3]}}, "query.user_roles.*"),
+    ],
+)
+def test_error_field_names_the_path_shape_not_payload_keys(
+    overrides: dict[str, Any], field: str
+) -> None:
+    err = dead_letter(raw(event(**overrides)))
+    assert err.field == field
+    assert ATTACKER_KEY not in str(err)
+    assert "high" not in err.detail and "slow" not in err.detail

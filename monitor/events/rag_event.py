@@ -21,6 +21,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, FiniteFloat
 
 __all__ = [
+    "INT64_MAX",
+    "INT64_MIN",
     "Chunk",
     "Citation",
     "Context",
@@ -32,6 +34,10 @@ __all__ = [
     "RagEvent",
     "Response",
 ]
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+"""An event time must fit Kafka's (and Java's) 64-bit integer."""
 
 _KEEP = ConfigDict(extra="allow", frozen=True, strict=True)
 
@@ -122,7 +128,7 @@ class RagEvent(BaseModel):
     model_config = _KEEP
     schema_version: Literal["1"]
     event_id: str = Field(min_length=1)
-    timestamp_ms: int
+    timestamp_ms: int = Field(ge=INT64_MIN, le=INT64_MAX)
     tenant: str | None = None
     application: str | None = None
     experiment: str | None = None

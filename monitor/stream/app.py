@@ -8,7 +8,8 @@ windows and alerts are decided by :class:`~monitor.stream.aggregation.Aggregatio
 :func:`~monitor.stream.alert_delivery.run_deliveries` sends alerts to the configured
 endpoints, each at its own pace, so a slow endpoint never stalls scoring.
 
-- ``GET /healthz`` answers 200 with the loop's counters while the loop runs, 503 otherwise;
+- ``GET /healthz`` answers 200 with the loop's counters while the loop runs and is ready,
+  503 otherwise, with a ``reason`` (see :class:`~monitor.stream.health.Readiness`);
 - ``GET /metrics`` is the Prometheus exposition of this worker's registry.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable
 from typing import Any
 
@@ -28,6 +30,7 @@ from monitor.decider import Decider
 from monitor.metrics.monitor_metrics import MonitorMetrics
 from monitor.stream.aggregation import AggregationStage
 from monitor.stream.alert_delivery import run_deliveries
+from monitor.stream.health import Readiness
 from monitor.stream.kafka import ensure_topics, new_producer
 from monitor.stream.scoring_loop import LoopStats, ScoringLoop
 from monitor.stream.window_feed import WindowFeed
@@ -104,20 +107,40 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
             await _bounded(loop.stop(), "scoring consumer")
             await _bounded(producer.stop(), "producer")
 
+    readiness = Readiness(
+        settings.health_max_failed_batches,
+        settings.health_window_stall_s,
+        settings.max_event_ahead_ms,
+    )
+
     @app.page("/healthz")
     async def healthz(web: Any, request: Any) -> Any:
         body = {"status": "ok" if state["running"] else "starting_or_failed", **stats.as_dict()}
         stage = state["stage"]
+        watermark_ms = None
         if stage is not None:
+            watermark_ms = stage.decider.store.watermark_ms
             body["windows"] = {
                 "leader": stage.leader,
                 "closed": stage.windows_closed,
                 "alerts": stage.alerts_sent,
-                "watermark_ms": stage.decider.store.watermark_ms,
+                "watermark_ms": watermark_ms,
                 "late_events": stage.decider.store.late_events,
                 "duplicates": stage.decider.store.duplicates,
             }
-        return web.json(body, status=200 if state["running"] else 503)
+        problem = readiness.check(
+            failed_batches=stats.failed_batches,
+            scored=stats.scored,
+            watermark_ms=watermark_ms,
+            now_s=time.monotonic(),
+            now_ms=int(time.time() * 1000),
+            windows=stage is not None,
+        )
+        ready = state["running"] and problem is None
+        if state["running"] and problem is not None:
+            body["status"] = "not_ready"
+            body["reason"], body["detail"] = problem
+        return web.json(body, status=200 if ready else 503)
 
     @app.page("/metrics")
     async def prometheus(web: Any, request: Any) -> Any:

@@ -176,11 +176,12 @@ class PartialBuilder:
 
     def add_dead_letter(self, timestamp_ms: int) -> None:
         """A message that could not be decoded: counted in ``pipeline.dead_letter`` only,
-        at its Kafka timestamp, under the ``unknown`` labels."""
+        at its Kafka timestamp, under the ``unknown`` labels. The broker's clock is not the
+        events' clock, so a dead letter does not move the partial's event time."""
         pane = window_start(timestamp_ms, self.pane_ms)
-        self._add((pane, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN), {DEAD_LETTER: 1.0}, timestamp_ms)
+        self._add((pane, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN), {DEAD_LETTER: 1.0}, None)
 
-    def _add(self, key: PaneKey, values: dict[str, float], timestamp_ms: int) -> None:
+    def _add(self, key: PaneKey, values: dict[str, float], timestamp_ms: int | None) -> None:
         columns = self.columns.get(key)
         if columns is None:
             columns = self.columns[key] = {}
@@ -190,7 +191,9 @@ class PartialBuilder:
                 columns[metric] = [value]
             else:
                 column.append(value)
-        if self.max_timestamp_ms is None or timestamp_ms > self.max_timestamp_ms:
+        if timestamp_ms is not None and (
+            self.max_timestamp_ms is None or timestamp_ms > self.max_timestamp_ms
+        ):
             self.max_timestamp_ms = timestamp_ms
 
     def build(self, sources: Iterable[SourceRange]) -> Partial:

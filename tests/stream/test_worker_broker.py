@@ -93,7 +93,10 @@ def test_scores_990_and_dead_letters_10_with_reasons(
         for record in letters:
             letter = orjson.loads(record.value)
             original = base64.b64decode(letter["payload_b64"])
-            kind = by_payload[original]
+            if letter["truncated"]:  # a dead letter keeps the first bytes of a large message
+                (kind,) = (k for p, k in by_payload.items() if p.startswith(original))
+            else:
+                kind = by_payload[original]
             seen.add(kind)
             assert letter["error"]["reason"] == EXPECTED_REASON[kind], kind
             assert letter["error"]["stage"] in ("decode", "validate")

@@ -224,3 +224,15 @@ def test_a_partition_with_a_backlog_holds_the_watermark_however_far_behind() -> 
     assert store.late_events == {"tumbling": 0}
     assert store.watermark_ms == 200_000  # caught up, and over 60 s behind: idle now
     assert [(s, n) for _, s, _, n in counts(store)] == [(0, 2)]
+
+
+def test_dead_letters_do_not_move_event_time() -> None:
+    store = WindowStore([TUMBLING], lateness_ms=0)
+    b = PartialBuilder(60_000, LabelCap(20), SeenEvents())
+    b.add_dead_letter(10**12)  # stamped by the broker's clock, years after the events
+    only_dead = b.build([SourceRange("events", 0, 0, 0)])
+    assert only_dead.max_timestamp_ms is None
+    store.merge(only_dead)
+    assert store.watermark_ms is None
+    store.merge(partial(1, [(30_000, 0.5)]))
+    assert store.late_events == {"tumbling": 0}
