@@ -17,7 +17,7 @@ its :class:`~monitor.windows.partial.Partial`. Pure: the worker's
 >>> batch.add_dead_letter("invalid_json", 62_000)
 >>> p = batch.finish([SourceRange("rag.events.v1", 0, 0, 2, 62_000)])
 >>> p.duplicates, p.max_timestamp_ms, sorted(k[0] for k in p.panes)
-(1, 62000, [60000, 60000])
+(1, 61000, [60000, 60000])
 """
 
 from __future__ import annotations
