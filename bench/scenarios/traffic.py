@@ -333,7 +333,7 @@ class ScenarioTraffic:
             source, cited = gold, [gold]
         else:
             source, cited = chunks[0], [chunks[0]]
-        sentences = list(source.sentences) or [source.content.split(". ")[0] + "."]
+        sentences = list(source.sentences) or [" ".join(source.content.split()[:20]) + "."]
         if source is gold and question is not None:
             first = question.sentence
         else:
@@ -341,14 +341,18 @@ class ScenarioTraffic:
         said = [first]
         # more sentences, never one that follows the previous in the context: an answer
         # never copies 40 consecutive words of it (the leakage scorer's verbatim run)
-        context = " ".join(c.content for c in chunks)
+        context = " ".join(" ".join(c.content for c in chunks).split())
+
+        def follows(a: str, b: str) -> bool:
+            return " ".join(f"{a} {b}".split()) in context
+
         if rng.random() < 0.4:
             second = rng.choice(sentences)
-            if second != first and f"{first} {second}" not in context:
+            if second != first and not follows(first, second):
                 said.append(second)
             if rng.random() < 0.5 and len(chunks) > 1 and chunks[1].sentences:
                 third = rng.choice(chunks[1].sentences)
-                if third not in said and f"{said[-1]} {third}" not in context:
+                if third not in said and not follows(said[-1], third):
                     said.append(third)
                     cited = [*cited, chunks[1]] if chunks[1] not in cited else cited
         text = "According to the Python language reference: " + " ".join(said)
