@@ -108,6 +108,13 @@ def _parser() -> _Parser:
         "MONITOR_* as for the worker.",
     )
     b.add_argument("file", type=Path, help="JSON-lines file of RagEvents ('-': stdin)")
+    b.add_argument(
+        "--jobs",
+        type=_positive(int),
+        default=1,
+        metavar="N",
+        help="score in N processes (default 1; windows and decisions stay in order)",
+    )
 
     c = sub.add_parser("schema", help="write the JSON Schemas of every topic's messages")
     c.add_argument("--out", type=Path, default=Path("schemas"), help="directory (schemas/)")
@@ -181,7 +188,7 @@ def _run(args: argparse.Namespace) -> int:
             raise _UsageError(f"ragmon backtest: no such file: {source}")
         from monitor.backtest.command import run_backtest
 
-        return run_backtest(source, settings, sys.stdout.buffer, sys.stderr)
+        return run_backtest(source, settings, sys.stdout.buffer, sys.stderr, jobs=int(args.jobs))
     if args.command == "worker":
         from monitor.stream.app import run_worker
 

@@ -8,12 +8,14 @@ order the worker would have produced them, then the summary to ``err``.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from monitor.backtest.engine import Backtest
+from monitor.backtest.parallel import ParallelScorer
 from monitor.errors import FileError
 
 if TYPE_CHECKING:
@@ -31,12 +33,17 @@ def _read_lines(path: Path | None) -> list[bytes]:
         raise FileError(str(path), None, None, exc.strerror or type(exc).__name__) from None
 
 
-def run_backtest(path: Path | None, settings: Settings, out: IO[bytes], err: IO[str]) -> int:
-    """Backtest the events of ``path`` (None: stdin); 0 when it ran, dead letters or not."""
+def run_backtest(
+    path: Path | None, settings: Settings, out: IO[bytes], err: IO[str], jobs: int = 1
+) -> int:
+    """Backtest the events of ``path`` (None: stdin), scoring in ``jobs`` processes; 0 when
+    it ran, dead letters or not."""
     started = time.perf_counter()
-    backtest = Backtest(settings)
-    for alert in backtest.alerts(_read_lines(path)):
-        out.write(alert.model_dump_json().encode() + b"\n")
+    lines = _read_lines(path)
+    with ParallelScorer(settings, jobs) if jobs > 1 else contextlib.nullcontext() as scorer:
+        backtest = Backtest(settings, scorer=scorer)
+        for alert in backtest.alerts(lines):
+            out.write(alert.model_dump_json().encode() + b"\n")
     out.flush()
     elapsed = time.perf_counter() - started
     summary = backtest.summary

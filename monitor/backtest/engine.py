@@ -40,7 +40,7 @@ topic (firing and resolved), in the same order.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -49,6 +49,7 @@ import orjson
 from monitor.alerts.alert import Alert
 from monitor.decider import Decider, Decision
 from monitor.errors import EventError
+from monitor.events.scored_event import ScoredEvent
 from monitor.pipeline import process
 from monitor.windows.feed import PartialFeed
 from monitor.windows.partial import Partial, SourceRange
@@ -56,7 +57,7 @@ from monitor.windows.partial import Partial, SourceRange
 if TYPE_CHECKING:  # pydantic-settings imports asyncio: a pure module only names the type
     from monitor.config import Settings
 
-__all__ = ["SOURCE_TOPIC", "Backtest", "BacktestSummary", "event_time_order"]
+__all__ = ["SOURCE_TOPIC", "Backtest", "BacktestSummary", "Scorer", "event_time_order"]
 
 SOURCE_TOPIC = "backtest"
 """The synthetic source topic of every partial (one partition, 0)."""
@@ -146,6 +147,23 @@ def event_time_order(lines: Iterable[bytes]) -> list[tuple[int, bytes]]:
     return out
 
 
+class Scorer:
+    """:func:`monitor.pipeline.process` over a batch of payloads, with the worker's
+    settings (no event-time bounds); ``map`` may be replaced to score in parallel."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.max_bytes = settings.max_event_bytes
+        self.include_query_text = settings.scores_include_query_text
+
+    def __call__(self, payload: bytes) -> ScoredEvent | EventError:
+        return process(
+            payload, max_bytes=self.max_bytes, include_query_text=self.include_query_text
+        )
+
+    def map(self, payloads: Sequence[bytes]) -> Sequence[ScoredEvent | EventError]:
+        return [self(p) for p in payloads]
+
+
 class Backtest:
     """One backtest: feed it records, read the decisions (or just the alerts).
 
@@ -155,9 +173,12 @@ class Backtest:
     need to hold the input in memory).
     """
 
-    def __init__(self, settings: Settings, *, batch_events: int | None = None) -> None:
+    def __init__(
+        self, settings: Settings, *, batch_events: int | None = None, scorer: Scorer | None = None
+    ) -> None:
         self.settings = settings
         self.batch_events = batch_events or settings.batch_max_events
+        self.scorer = scorer or Scorer(settings)
         self.feed = PartialFeed(settings)
         self.decider = Decider(settings)
         self.summary = BacktestSummary()
@@ -196,16 +217,11 @@ class Backtest:
         yield from self._decided()
 
     def _step(self, records: list[tuple[int, bytes]]) -> Iterator[Decision]:
-        s = self.settings
         part = self.feed.batch()
         summary = self.summary
         newest: int | None = None
-        for kafka_ms, payload in records:
-            result = process(
-                payload,
-                max_bytes=s.max_event_bytes,
-                include_query_text=s.scores_include_query_text,
-            )
+        results = self.scorer.map([payload for _, payload in records])
+        for (kafka_ms, _), result in zip(records, results, strict=True):
             if isinstance(result, EventError):  # never moves the partition's event time
                 part.add_dead_letter(result.reason, kafka_ms)
             else:

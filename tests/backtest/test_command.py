@@ -90,3 +90,13 @@ def test_bad_setting_is_one_line_and_exit_2(
     assert main(["backtest", str(recorded)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("ragmon: MONITOR_TUMBLING_WINDOW_MS") and len(err.splitlines()) == 1
+
+
+def test_jobs_score_in_processes_with_the_same_output(
+    recorded: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    assert main(["backtest", str(recorded)]) == 0
+    one, _ = capsysbinary.readouterr()
+    assert main(["backtest", "--jobs", "2", str(recorded)]) == 0
+    two, _ = capsysbinary.readouterr()
+    assert one == two and one
