@@ -42,7 +42,19 @@ class ParallelScorer(Scorer):
         if self._pool is None or len(payloads) < 2 * self.jobs:
             return super().map(payloads)
         size = max(1, len(payloads) // (4 * self.jobs))
-        score = functools.partial(
-            process, max_bytes=self.max_bytes, include_query_text=self.include_query_text
-        )
-        return list(self._pool.map(score, payloads, chunksize=size))
+        score = functools.partial(_score, self.max_bytes, self.include_query_text)
+        return [
+            EventError(*r) if isinstance(r, tuple) else r
+            for r in self._pool.map(score, payloads, chunksize=size)
+        ]
+
+
+def _score(
+    max_bytes: int, include_query_text: bool, payload: bytes
+) -> ScoredEvent | tuple[str, str, str | None, str]:
+    """In a worker process: ``process``, with an error as a tuple (``EventError`` does not
+    pickle)."""
+    result = process(payload, max_bytes=max_bytes, include_query_text=include_query_text)
+    if isinstance(result, EventError):
+        return (result.stage, result.reason, result.field, result.detail)
+    return result
