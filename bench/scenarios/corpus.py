@@ -10,7 +10,7 @@ a topic with fewer words is one chunk). A *question* is made from one prose sent
 chunk answers it and the retriever can find it by its terms.
 
 >>> corpus = load_corpus()
->>> len(corpus.chunks) > 300, len(corpus.questions) > 1000
+>>> len(corpus.chunks) > 250, len(corpus.questions) > 1000
 (True, True)
 >>> c = corpus.chunks[0]
 >>> c.chunk_id, c.document_id, len(c.content.split()) <= MAX_WORDS
