@@ -5,7 +5,10 @@
 2. ``ragmon score`` events/s over 100,000 lines, with the process's peak RSS;
 3. end-to-end worker events/s through the embedded broker (events preloaded, clock from
    the first to the last score produced);
-4. in the same run, raw aiokafka ``getmany`` + orjson decode events/s: the ceiling.
+4. in the same run, raw aiokafka ``getmany`` + orjson decode events/s: the ceiling;
+5. alert quality (backtest, pydoc_data scenarios): pages per simulated day on healthy
+   traffic, and per fault kind the detection delay, firing notifications per incident,
+   the first page's diagnosis and the resolves (:mod:`bench.alert_quality`, one seed).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from pathlib import Path
 import orjson
 from aiokafka import AIOKafkaConsumer, TopicPartition
 
+from bench.alert_quality import report as alert_quality
 from bench.eval_bench import bench_eval, bench_eval_judge
 from monitor.config import Settings
 from monitor.demo.traffic import TrafficGenerator
@@ -403,6 +407,10 @@ def main() -> None:
     p.add_argument("--eval-events", type=int, default=10_000, help="events for ragmon eval")
     p.add_argument("--judge-queries", type=int, default=100, help="queries judged (0: skip)")
     p.add_argument("--judge-latency-s", type=float, default=1.0, help="simulated judge call")
+    p.add_argument(
+        "--alert-seeds", type=int, default=1, help="seeds per fault kind (0: no alert quality)"
+    )
+    p.add_argument("--alert-hours", type=float, default=6.0, help="simulated hours, healthy")
     args = p.parse_args()
     rows: list[Row] = []
     with tempfile.TemporaryDirectory(prefix="ragmon-bench-") as tmp:
@@ -423,6 +431,9 @@ def main() -> None:
     print(f"{'-' * width}  {'-' * vwidth}  {'-' * 18}")
     for name, value, target in rows:
         print(f"{name:<{width}}  {value:<{vwidth}}  {target}")
+    if args.alert_seeds > 0:
+        lines, _, _ = alert_quality(Settings(), args.alert_seeds, args.alert_hours)
+        print("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -99,6 +99,23 @@ def _parser() -> _Parser:
         help="events per second (default: as fast as possible)",
     )
 
+    b = sub.add_parser(
+        "backtest",
+        help="replay recorded events through the worker's path (no broker); print the alerts",
+        description="Replays RagEvent JSON lines (any order) through scoring, windows and "
+        "the decider in event time, with no broker, and prints every alert notification "
+        "(firing and resolved) as JSON lines; a summary goes to stderr. Settings come from "
+        "MONITOR_* as for the worker.",
+    )
+    b.add_argument("file", type=Path, help="JSON-lines file of RagEvents ('-': stdin)")
+    b.add_argument(
+        "--jobs",
+        type=_positive(int),
+        default=1,
+        metavar="N",
+        help="score in N processes (default 1; windows and decisions stay in order)",
+    )
+
     c = sub.add_parser("schema", help="write the JSON Schemas of every topic's messages")
     c.add_argument("--out", type=Path, default=Path("schemas"), help="directory (schemas/)")
 
@@ -165,6 +182,13 @@ def _run(args: argparse.Namespace) -> int:
         sent = replay(settings, args.file, rate=args.rate)
         print(f"produced {sent} events to {settings.events_topic}", file=sys.stderr)
         return 0
+    if args.command == "backtest":
+        source: Path | None = None if str(args.file) == "-" else args.file
+        if source is not None and not source.is_file():
+            raise _UsageError(f"ragmon backtest: no such file: {source}")
+        from monitor.backtest.command import run_backtest
+
+        return run_backtest(source, settings, sys.stdout.buffer, sys.stderr, jobs=int(args.jobs))
     if args.command == "worker":
         from monitor.stream.app import run_worker
 

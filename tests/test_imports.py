@@ -22,6 +22,7 @@ PURE = (
     "monitor.scoring",
     "monitor.pipeline",
     "monitor.decider",
+    "monitor.backtest",
     "monitor.windows",
     "monitor.drift",
     "monitor.ab",
