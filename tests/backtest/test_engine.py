@@ -73,7 +73,7 @@ def test_every_window_closes_at_the_end_and_the_summary_counts() -> None:
     assert s.scored + sum(s.dead_letters.values()) == s.events
     assert sum(s.dead_letters.values()) > 0
     assert sum(s.notifications.values()) == len(alerts)
-    assert s.notifications[("degradation", "warning", "firing")] > 0
+    assert any(status == "firing" for _, _, status in s.notifications)
     # every notification names a window of the input, in order of window end
     ends = [a.window.end_ms for a in alerts]
     assert ends == sorted(ends)
@@ -87,10 +87,10 @@ def test_a_condition_that_clears_resolves() -> None:
         e = (bad if 1_000 <= i < 2_000 else good).event()
         e["timestamp_ms"] = 1_795_353_600_000 + i * 20
         events.append(orjson.dumps(e))
-    alerts = [a for a in Backtest(settings()).alerts(events) if a.rule == "degradation"]
+    alerts = [a for a in Backtest(settings()).alerts(events) if a.metric.startswith("quality.")]
     firing = {a.fingerprint for a in alerts if a.status == "firing"}
     resolved = {a.fingerprint for a in alerts if a.status == "resolved"}
-    assert firing and resolved
+    assert firing and firing == resolved  # the quality incident of the degraded period
     first = min(a.window.start_ms for a in alerts)
     assert first >= 1_795_353_600_000 + 20_000
 
