@@ -9,6 +9,11 @@ for the whole traffic and per variant, tenant and application; rules are evaluat
 before the window joins the learned baseline, so a window is never compared with itself;
 a window in which a metric is degraded (or critically low) does not join that metric's
 baseline at all, so an incident does not become the new normal while it lasts.
+
+A series' rules are evaluated on its span (:mod:`monitor.drift.span`: the window, or for a
+low-traffic series the trailing windows that hold the rules' minimum count); after every
+series of a closed tumbling window the alert book resolves the alerts of series that went
+quiet (:meth:`AlertBook.close_window`).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from monitor.drift.baseline import BaselineBook
 from monitor.drift.changepoint import ChangePoint
 from monitor.drift.conditions import Condition, evaluate_window
 from monitor.drift.config import DriftConfig
+from monitor.drift.span import SpanBook
 from monitor.events.ab_result import AbResult, Span
 from monitor.windows.aggregate import Aggregate
 from monitor.windows.partial import Partial
@@ -63,7 +69,8 @@ class Decider:
             idle_partition_ms=settings.idle_partition_ms,
         )
         self.baselines = BaselineBook(self.config)
-        self.alerts = AlertBook(self.config.cooldown_ms)
+        self.alerts = AlertBook(self.config.cooldown_ms, self.config.quiet_resolve_windows)
+        self.spans = SpanBook(self.config)
         self.ab = ab_config(settings)
         self.experiments: dict[str, ExperimentState] = {}
         self.cumulative: dict[str, dict[str, dict[str, Aggregate]]] = {}
@@ -111,21 +118,36 @@ class Decider:
             point = ChangePoint.from_dict(raw)
             points.setdefault(point.key, []).append(point)
         alerts: list[Alert] = []
+        bounds = (window.start_ms, end)
         for key, stats in sorted(window.series.items(), key=lambda kv: repr(kv[0])):
+            spans = self.spans.observe(key, bounds, stats)
+            evaluated_stats = dict(stats) | {name: s.stats for name, s in spans.items()}
+            span_starts = {name: s.start_ms for name, s in spans.items() if s.start_ms != bounds[0]}
             found = evaluate_window(
-                key, stats, self.baselines, self.config, end, points.get(key, ())
+                key,
+                evaluated_stats,
+                self.baselines,
+                self.config,
+                end,
+                points.get(key, ()),
+                span_starts,
             )
 
             def diagnosis_for(
                 condition: Condition,
-                stats: Mapping[str, Aggregate] = stats,
+                stats: Mapping[str, Aggregate] = evaluated_stats,
                 key: RollupKey = key,
             ) -> Diagnosis:
                 return diagnose([condition.metric], stats, lambda m: self.baseline(key, m, end))
 
             alerts.extend(
                 self.alerts.evaluate(
-                    key, (window.start_ms, end), found.evaluated, found.conditions, diagnosis_for
+                    key,
+                    bounds,
+                    found.evaluated,
+                    found.conditions,
+                    diagnosis_for,
+                    found.cleared,
                 )
             )
             # a degraded window does not teach the baseline: an incident must not become
@@ -139,4 +161,6 @@ class Decider:
                 mean = agg.mean
                 if mean is not None and metric not in degraded:
                     self.baselines.observe(key, metric, end, agg.count, mean)
+        alerts.extend(self.alerts.close_window(bounds))
+        self.spans.expire(bounds)
         return alerts

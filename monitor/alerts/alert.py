@@ -3,7 +3,11 @@
 ``type``, ``severity``, ``message``, ``metric``, ``current_value`` and ``threshold`` are
 spec 000's ``QualityAlert`` fields in snake_case. ``rule`` names the rule that fired and,
 with ``metric`` and ``labels``, makes the ``fingerprint``. ``labels`` values are ``None``
-when the alert is about every value of that label (a roll-up). No alert ever carries a
+when the alert is about every value of that label (a roll-up). A ``resolved`` alert says
+why in ``resolve_reason`` (optional, ``None`` on firing ones): ``recovered`` (the value is
+back past its threshold by the resolve margin) or ``quiet`` (the rule was not evaluated on
+its series for ``alert_quiet_resolve_windows`` windows: the series stopped receiving
+events). No alert ever carries a
 query, a response, an event id or any other text out of an event.
 
 >>> a = Alert(fingerprint="f", status="firing", type="threshold", severity="critical",
@@ -32,9 +36,11 @@ __all__ = [
     "AlertWindow",
     "Diagnosis",
     "Perspective",
+    "ResolveReason",
 ]
 
 AlertStatus = Literal["firing", "resolved"]
+ResolveReason = Literal["recovered", "quiet"]
 
 _STRICT = ConfigDict(extra="forbid", frozen=True)
 
@@ -80,3 +86,4 @@ class Alert(BaseModel):
     starts_at_ms: int
     ends_at_ms: int | None = None
     diagnosis: Diagnosis
+    resolve_reason: ResolveReason | None = None
