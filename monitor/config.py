@@ -110,12 +110,14 @@ class Settings(BaseSettings):
     min_window_events: int = Field(default=20, ge=2)
     latency_min_events: int = Field(default=20, ge=2)
     alert_confidence: float = Field(default=0.99, ge=0.5, lt=1)
-    alert_max_span_windows: int = Field(default=15, ge=1)
+    alert_max_span_windows: int = Field(default=30, ge=1)
     # Hysteresis: a firing alert resolves when the value is back past its threshold by this
-    # fraction of it (means: > threshold * (1 + m); rates, p95: < threshold * (1 - m)), or
-    # with reason "quiet" when its rule was not evaluated on its series for this many
-    # tumbling windows (0: never).
+    # fraction of it (means: > threshold * (1 + m); rates, p95: < threshold * (1 - m)) in
+    # alert_resolve_windows consecutive windows that evaluate it; or, with reason "quiet",
+    # when its series had no events of its metric for alert_quiet_resolve_windows windows
+    # (or too few to evaluate it for max(that, 2 * alert_max_span_windows); 0: never).
     alert_resolve_margin: float = Field(default=0.1, ge=0, lt=1)
+    alert_resolve_windows: int = Field(default=3, ge=1)
     alert_quiet_resolve_windows: int = Field(default=5, ge=0)
 
     # A/B statistics (DESIGN section 8)

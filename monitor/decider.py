@@ -69,7 +69,14 @@ class Decider:
             idle_partition_ms=settings.idle_partition_ms,
         )
         self.baselines = BaselineBook(self.config)
-        self.alerts = AlertBook(self.config.cooldown_ms, self.config.quiet_resolve_windows)
+        quiet = self.config.quiet_resolve_windows
+        self.alerts = AlertBook(
+            self.config.cooldown_ms,
+            quiet_resolve_windows=quiet,
+            # events, but too few to evaluate over two of the longest spans: quiet as well
+            unevaluated_resolve_windows=quiet and max(quiet, 2 * self.config.max_span_windows),
+            resolve_windows=self.config.resolve_windows,
+        )
         self.spans = SpanBook(self.config)
         self.ab = ab_config(settings)
         self.experiments: dict[str, ExperimentState] = {}
@@ -148,6 +155,7 @@ class Decider:
                     found.conditions,
                     diagnosis_for,
                     found.cleared,
+                    found.observed,
                 )
             )
             # a degraded window does not teach the baseline: an incident must not become

@@ -17,7 +17,8 @@ evidence (:mod:`monitor.drift.evidence`, one-sided at ``DriftConfig.confidence``
   ``threshold``, severity ``critical``, message "Average quality score critically low".
   Fires when the upper bound < ``critical_quality``. Needs no baseline.
 - ``rate:<metric>``: the rate (mean of a 0/1 metric) > its threshold T, with at least
-  ``rate_min_events`` events; fires when the lower Wilson bound > T: severity ``warning``,
+  ``rate_min_events`` events; fires when its exact (Clopper-Pearson) lower bound > T:
+  severity ``warning``,
   or ``critical`` when the bound > 2 T (``threshold`` is then 2 T).
 - ``latency_p95:<stage>``: ``latency_ms.<stage>`` p95 > its budget (ms), with at least
   ``latency_min_events`` events; fires when a distribution-free lower bound of the p95
@@ -37,7 +38,8 @@ a mean > T x (1 + margin), a rate or p95 < T x (1 - margin). A rule that is neit
 nor clear leaves a firing alert firing (and a quiet one quiet), so a value hovering at the
 threshold does not flap. :func:`evaluate_window` returns the active conditions, every
 ``(rule, metric)`` evaluated and the clear ones; a rule not evaluated (no baseline yet,
-too few events, metric absent) neither fires nor resolves an alert.
+too few events, metric absent) neither fires nor resolves an alert. ``observed`` lists
+the rules whose metric had events at all (evaluated or not), for the quiet-series rule.
 
 >>> from dataclasses import dataclass
 >>> @dataclass
@@ -70,7 +72,7 @@ from typing import Literal
 from monitor.drift.baseline import BaselineBook
 from monitor.drift.changepoint import ChangePoint
 from monitor.drift.config import DriftConfig
-from monitor.drift.evidence import mean_upper_bound, quantile_lower_level, wilson_lower_bound
+from monitor.drift.evidence import mean_upper_bound, quantile_lower_level, rate_lower_bound
 from monitor.drift.stats import SeriesKey, WindowStats
 
 __all__ = [
@@ -117,12 +119,15 @@ class Condition:
 
 @dataclass(frozen=True)
 class WindowEvaluation:
-    """The active conditions of one window, every ``(rule, metric)`` evaluated, and the
-    evaluated ones whose resolving condition holds (``cleared``)."""
+    """The active conditions of one window, every ``(rule, metric)`` evaluated, the
+    evaluated ones whose resolving condition holds (``cleared``), and every rule whose
+    metric had events in the window, evaluated or not (``observed``: the series is not
+    quiet for that rule)."""
 
     conditions: tuple[Condition, ...]
     evaluated: tuple[RulePair, ...]
     cleared: tuple[RulePair, ...] = ()
+    observed: tuple[RulePair, ...] = ()
 
 
 def _enough(stats: WindowStats | None, min_count: int) -> WindowStats | None:
@@ -240,7 +245,7 @@ def evaluate_window(
         evaluated.append((rule, metric))
         if rate < limit * (1.0 - margin):
             cleared.append((rule, metric))
-        bound = wilson_lower_bound(window.count, rate, confidence)
+        bound = rate_lower_bound(window.count, rate, confidence)
         if bound > 2.0 * limit:
             severity: Severity = "critical"
             threshold, message = 2.0 * limit, f"Rate of {metric} more than twice its threshold"
@@ -308,4 +313,20 @@ def evaluate_window(
                 cleared.append(pair)
     conditions.extend(latest.values())  # change points of metrics not configured
     evaluated.extend(c.pair for c in latest.values())
-    return WindowEvaluation(tuple(conditions), tuple(evaluated), tuple(cleared))
+
+    def has_events(metric: str) -> bool:
+        found = stats.get(metric)
+        return found is not None and found.count > 0
+
+    observed = [("degradation", m) for m in config.degradation_metrics if has_events(m)]
+    observed += [("critical_quality", QUALITY)] if has_events(QUALITY) else []
+    observed += [(f"rate:{m}", m) for m in config.rate_thresholds if has_events(m)]
+    observed += [
+        (f"latency_p95:{stage}", f"latency_ms.{stage}")
+        for stage in config.latency_p95_budget_ms
+        if has_events(f"latency_ms.{stage}")
+    ]
+    observed += [pair for pair in evaluated if pair not in observed]
+    return WindowEvaluation(
+        tuple(conditions), tuple(evaluated), tuple(cleared), tuple(dict.fromkeys(observed))
+    )

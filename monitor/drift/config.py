@@ -65,21 +65,24 @@ class DriftConfig:
       (degradation, critical) are evaluated on; ``rate_min_events`` and
       ``latency_min_events`` (20 each) do the same for rates and p95 budgets. A series
       whose window holds fewer is evaluated on the shortest run of its trailing windows
-      that holds enough, spanning at most ``max_span_windows`` tumbling windows (15);
+      that holds enough, spanning at most ``max_span_windows`` tumbling windows (30);
       with fewer events even then, the rule is not evaluated.
     - ``confidence`` (0.99, one-sided) is how sure a rule must be: a mean fires only when
-      its upper confidence bound is below the threshold, a rate only when its lower Wilson
-      bound is above it, a p95 only when its lower (order-statistic) bound is above it.
+      its upper confidence bound is below the threshold, a rate only when its exact
+      (Clopper-Pearson) lower bound is above it, a p95 only when its lower
+      (order-statistic) bound is above it.
 
     Hysteresis and resolve (:mod:`monitor.alerts.rules.alert_book`):
 
-    - ``resolve_margin`` (0.1, a fraction of the threshold): a firing alert resolves only
-      when the value (the point estimate) is back past its threshold by this margin: a
-      mean above ``threshold * (1 + margin)``, a rate or p95 below
-      ``threshold * (1 - margin)``. In between it stays firing, silently.
-    - ``quiet_resolve_windows`` (5): a firing alert whose rule was not evaluated on its
-      series for this many tumbling windows (the series stopped receiving events, or has
-      too few) resolves with reason ``quiet``; 0 turns this off.
+    - ``resolve_margin`` (0.1, a fraction of the threshold) and ``resolve_windows`` (3):
+      a firing alert resolves only when the value (the point estimate) is back past its
+      threshold by this margin (a mean above ``threshold * (1 + margin)``, a rate or p95
+      below ``threshold * (1 - margin)``) in ``resolve_windows`` consecutive windows that
+      evaluate the rule. Otherwise it stays firing, silently.
+    - ``quiet_resolve_windows`` (5): a firing alert whose series had no events of the
+      rule's metric for this many tumbling windows resolves with reason ``quiet``; so does
+      one whose series had events but too few to evaluate the rule for
+      ``max(quiet_resolve_windows, 2 * max_span_windows)`` windows; 0 turns both off.
 
     ``degradation_metrics`` are the metrics the degradation rule watches; each needs a
     trusted (configured or learned) baseline.
@@ -115,8 +118,9 @@ class DriftConfig:
     )
     cooldown_ms: int = 900_000
     confidence: float = 0.99
-    max_span_windows: int = 15
+    max_span_windows: int = 30
     resolve_margin: float = 0.1
+    resolve_windows: int = 3
     quiet_resolve_windows: int = 5
 
     def __post_init__(self) -> None:
@@ -147,6 +151,8 @@ class DriftConfig:
             raise ValueError("max_span_windows must be >= 1")
         if not 0.0 <= self.resolve_margin < 1.0:
             raise ValueError("resolve_margin must be in [0, 1)")
+        if self.resolve_windows < 1:
+            raise ValueError("resolve_windows must be >= 1")
         if self.quiet_resolve_windows < 0:
             raise ValueError("quiet_resolve_windows must be >= 0")
 
@@ -197,5 +203,6 @@ class DriftConfig:
             confidence=settings.alert_confidence,
             max_span_windows=settings.alert_max_span_windows,
             resolve_margin=settings.alert_resolve_margin,
+            resolve_windows=settings.alert_resolve_windows,
             quiet_resolve_windows=settings.alert_quiet_resolve_windows,
         )

@@ -7,9 +7,9 @@ confidence interval (at ``confidence``, e.g. 0.99) lies past the threshold:
 - a mean that is bad when low (spec 000's degradation and critical rules): the **upper**
   bound ``mean + t(confidence, n - 1) * stddev / sqrt(n)`` (Student t) must be below the
   threshold: :func:`mean_upper_bound`;
-- a 0/1 rate that is bad when high: the **lower** Wilson score bound must be above the
-  threshold: :func:`wilson_lower_bound` (the Wilson interval stays inside ``[0, 1]`` and is
-  honest for rates near 0, where the normal one is not);
+- a 0/1 rate that is bad when high: the exact (Clopper-Pearson) **lower** bound must be
+  above the threshold: :func:`rate_lower_bound` (exact, so 2 leaks in 30 events do not
+  "prove" a leakage rate above 1 %, as the normal or Wilson bounds would);
 - a quantile that is bad when high (a p95 latency budget): a distribution-free lower bound
   of the ``q``-quantile is an order statistic of the window, the one at
   :func:`quantile_lower_level` (binomial: with probability >= ``confidence`` at most that
@@ -22,8 +22,10 @@ All bounds are pure Python (``monitor.ab.distributions``), with no scipy at run 
 0.6136
 >>> mean_upper_bound(1, 0.5, 0.0, 0.99)  # one event says nothing about the mean
 inf
->>> round(wilson_lower_bound(100, 0.05, 0.99), 4), wilson_lower_bound(100, 0.0, 0.99)
-(0.0186, 0.0)
+>>> round(rate_lower_bound(100, 0.05, 0.99), 4), rate_lower_bound(100, 0.0, 0.99)
+(0.013, 0.0)
+>>> rate_lower_bound(30, 2 / 30, 0.99) < 0.01 < rate_lower_bound(30, 3 / 30, 0.99)
+True
 >>> level = quantile_lower_level(20, 0.95, 0.99)  # the 16th smallest of 20 values
 >>> math.floor(level * 19)
 15
@@ -37,13 +39,13 @@ import math
 from functools import lru_cache
 
 from monitor.ab.distributions import normal_ppf, t_ppf
+from monitor.ab.special import incomplete_beta
 
 __all__ = [
     "mean_lower_bound",
     "mean_upper_bound",
     "quantile_lower_level",
-    "wilson_lower_bound",
-    "wilson_upper_bound",
+    "rate_lower_bound",
 ]
 
 _EXACT_BINOMIAL_MAX_N = 2000
@@ -82,27 +84,27 @@ def mean_lower_bound(count: int, mean: float, stddev: float | None, confidence: 
     return mean - _half_width(count, stddev, confidence)
 
 
-def _wilson(count: int, rate: float, confidence: float, sign: float) -> float:
+def rate_lower_bound(count: int, rate: float, confidence: float) -> float:
+    """One-sided exact (Clopper-Pearson) lower bound of a rate observed as ``rate`` over
+    ``count`` 0/1 values: the rate ``p`` at which ``P(Bin(count, p) >= successes) = 1 -
+    confidence``, found by bisection on the regularized incomplete beta function
+    (``P(Bin(n, p) >= x) = I_p(x, n - x + 1)``). Never anti-conservative, also for a
+    handful of successes (the Wilson bound is, there)."""
     _check(confidence)
     if count < 1:
-        return 0.0 if sign < 0 else 1.0
-    p = min(max(rate, 0.0), 1.0)
-    z = _z(confidence)
-    z2 = z * z
-    centre = p + z2 / (2 * count)
-    spread = z * math.sqrt(p * (1 - p) / count + z2 / (4 * count * count))
-    bound = (centre + sign * spread) / (1 + z2 / count)
-    return min(max(bound, 0.0), 1.0)
-
-
-def wilson_lower_bound(count: int, rate: float, confidence: float) -> float:
-    """One-sided lower Wilson score bound of a rate observed as ``rate`` over ``count``."""
-    return _wilson(count, rate, confidence, -1.0)
-
-
-def wilson_upper_bound(count: int, rate: float, confidence: float) -> float:
-    """One-sided upper Wilson score bound of a rate observed as ``rate`` over ``count``."""
-    return _wilson(count, rate, confidence, 1.0)
+        return 0.0
+    successes = round(min(max(rate, 0.0), 1.0) * count)
+    if successes == 0:
+        return 0.0
+    target = 1.0 - confidence
+    low, high = 0.0, successes / count
+    for _ in range(60):
+        mid = (low + high) / 2
+        if incomplete_beta(successes, count - successes + 1, mid)[0] < target:
+            low = mid
+        else:
+            high = mid
+    return low
 
 
 def _binomial_cdf_below(n: int, q: float, limit: float) -> int | None:

@@ -19,7 +19,7 @@ from monitor.drift.conditions import (
     evaluate_window,
 )
 from monitor.drift.config import DriftConfig
-from monitor.drift.evidence import mean_upper_bound, wilson_lower_bound
+from monitor.drift.evidence import mean_upper_bound, rate_lower_bound
 from monitor.windows.aggregate import Aggregate
 
 KEY = ("treatment", None, None)
@@ -210,10 +210,10 @@ LEAK = "safety.leakage.detected"  # default threshold 0.01
     [
         (100, 0.01, []),  # at the threshold
         (100, 0.011, []),  # just above, 1 in 100: no evidence (it used to page)
-        (100, 0.02, []),  # lower Wilson bound 0.0045
-        (100, 0.05, [("rate:safety.leakage.detected", "warning")]),  # bound 0.0186
-        (1_000, 0.03, [("rate:safety.leakage.detected", "warning")]),  # bound 0.0198 < 2x
-        (1_000, 0.05, [("rate:safety.leakage.detected", "critical")]),  # bound 0.0363
+        (100, 0.02, []),  # exact lower bound 0.0015
+        (100, 0.05, [("rate:safety.leakage.detected", "warning")]),  # bound 0.0130
+        (1_000, 0.03, [("rate:safety.leakage.detected", "warning")]),  # bound 0.0188 < 2x
+        (1_000, 0.05, [("rate:safety.leakage.detected", "critical")]),  # bound 0.035
         (100_000, 0.011, [("rate:safety.leakage.detected", "warning")]),  # many events
         (19, 0.5, []),  # below rate_min_events
         (20, 0.5, [("rate:safety.leakage.detected", "critical")]),
@@ -229,7 +229,7 @@ def test_rate_thresholds(count: int, rate: float, expected: list[tuple[str, str]
 
 @pytest.mark.parametrize(("count", "rate"), [(20, 0.5), (100, 0.05), (10_000, 0.0101)])
 def test_a_rate_bound_exactly_at_the_threshold_does_not_fire(count: int, rate: float) -> None:
-    bound = wilson_lower_bound(count, rate, 0.99)
+    bound = rate_lower_bound(count, rate, 0.99)
     stats = {LEAK: Stats(count, rate)}
     assert _conditions(stats, rate_thresholds={LEAK: bound}) == []
     below = math.nextafter(bound, 0.0)

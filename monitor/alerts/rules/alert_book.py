@@ -16,18 +16,21 @@ closed tumbling window, after every series of it. Time is event time: the window
 - A severity change of a firing alert: an escalation (warning to critical) is notified at
   once; a de-escalation only with the next re-notification due by the cooldown, so a rate
   hovering at twice its threshold does not flap between severities.
-- A clear pair (its resolving condition holds: the value is back past the threshold by the
-  resolve margin) whose alert is firing resolves: a ``resolved`` alert with
+- A pair that is clear (its resolving condition holds: the value is back past the
+  threshold by the resolve margin) in ``resolve_windows`` consecutive windows that
+  evaluate it (default 1; a window in which it is evaluated and not clear, or active,
+  starts the count again) resolves its firing alert: a ``resolved`` alert with
   ``ends_at_ms`` = window end, the window that cleared it and ``resolve_reason``
   ``recovered`` (the value, threshold and diagnosis are those of the last notification),
   and the alert is forgotten. A pair evaluated but neither active nor clear (between the
   firing and the resolving threshold) leaves its alert firing, silently: hysteresis.
   Without ``cleared`` (``None``), every evaluated pair that is not active is clear.
 - A pair that was not evaluated (no baseline yet, too few events) leaves its alert firing,
-  until :meth:`AlertBook.close_window` finds that its rule was not evaluated on its
-  series for ``quiet_resolve_windows`` windows (window end - last evaluating window end
-  >= that many window lengths): then it resolves with ``resolve_reason`` ``quiet``, the
-  closed window and ``ends_at_ms`` = its end. ``quiet_resolve_windows=0`` turns this off.
+  until :meth:`AlertBook.close_window` finds its series quiet for that rule: no events of
+  its metric (``observed``) for ``quiet_resolve_windows`` windows, or events but too few to
+  evaluate the rule for ``unevaluated_resolve_windows`` windows (window end - last such
+  window end >= that many window lengths). Then it resolves with ``resolve_reason``
+  ``quiet``, the closed window and ``ends_at_ms`` = its end. 0 turns either off.
 - A condition that comes back after it resolved fires again at once, with a new
   ``starts_at_ms``: the cooldown only suppresses repeats of a still-firing alert.
 - A window whose end is not after the last window seen for a firing alert (a duplicate or
@@ -91,18 +94,31 @@ class _Firing:
     alert: Alert  # the last notification
     notified_ms: int  # window end of the last notification
     seen_ms: int  # window end of the last window that evaluated it
+    observed_ms: int  # window end of the last window with events of its metric
+    evaluated_ms: int  # window end of the last window that evaluated it (never rewound)
+    clear_streak: int = 0  # consecutive evaluating windows in which it was clear
 
 
 class AlertBook:
     """Firing alerts by fingerprint, with the cooldown between re-notifications."""
 
-    def __init__(self, cooldown_ms: int, quiet_resolve_windows: int = 0) -> None:
+    def __init__(
+        self,
+        cooldown_ms: int,
+        quiet_resolve_windows: int = 0,
+        unevaluated_resolve_windows: int = 0,
+        resolve_windows: int = 1,
+    ) -> None:
         if cooldown_ms < 0:
             raise ValueError("cooldown_ms must be >= 0")
-        if quiet_resolve_windows < 0:
-            raise ValueError("quiet_resolve_windows must be >= 0")
+        if resolve_windows < 1:
+            raise ValueError("resolve_windows must be >= 1")
+        self._resolve_windows = resolve_windows
+        if min(quiet_resolve_windows, unevaluated_resolve_windows) < 0:
+            raise ValueError("quiet_resolve_windows and unevaluated_resolve_windows must be >= 0")
         self._cooldown_ms = cooldown_ms
         self._quiet_resolve_windows = quiet_resolve_windows
+        self._unevaluated_resolve_windows = unevaluated_resolve_windows
         self._firing: dict[str, _Firing] = {}
 
     @property
@@ -121,13 +137,15 @@ class AlertBook:
         conditions: Sequence[Condition],
         diagnosis_for: Callable[[Condition], Diagnosis],
         cleared: Iterable[RulePair] | None = None,
+        observed: Iterable[RulePair] | None = None,
     ) -> list[Alert]:
         """The alerts to send for the window ``[start, end)`` of series ``key``.
 
         ``diagnosis_for`` is called only for the conditions that are notified. ``cleared``
         are the evaluated pairs whose resolving condition holds (``None``: every evaluated
-        pair that is not active). Raises ``ValueError`` when a condition belongs to another
-        series.
+        pair that is not active). ``observed`` are the pairs whose metric had events in the
+        window (``None``: the evaluated ones). Raises ``ValueError`` when a condition
+        belongs to another series.
         """
         start_ms, end_ms = window
         span = AlertWindow(start_ms=start_ms, end_ms=end_ms)
@@ -144,12 +162,12 @@ class AlertBook:
             state = self._firing.get(fp)
             if state is None:
                 alert = _alert(fp, condition, labels, span, end_ms, diagnosis_for(condition))
-                self._firing[fp] = _Firing(alert, end_ms, end_ms)
+                self._firing[fp] = _Firing(alert, end_ms, end_ms, end_ms, end_ms)
                 out.append(alert)
                 continue
             if end_ms <= state.seen_ms:
                 continue
-            state.seen_ms = end_ms
+            state.seen_ms, state.clear_streak = end_ms, 0
             due = end_ms - state.notified_ms >= self._cooldown_ms
             rank = _SEVERITY_RANK[condition.severity]
             if due or rank > _SEVERITY_RANK[state.alert.severity]:
@@ -164,8 +182,18 @@ class AlertBook:
                 state.alert, state.notified_ms = alert, end_ms
                 out.append(alert)
 
+        evaluated = list(dict.fromkeys(evaluated))
+        for pair in [*evaluated, *(evaluated if observed is None else observed)]:
+            state = self._firing.get(fingerprint(pair[0], pair[1], key))
+            if state is not None:
+                state.observed_ms = max(state.observed_ms, end_ms)
+        for pair in evaluated:
+            state = self._firing.get(fingerprint(pair[0], pair[1], key))
+            if state is not None:
+                state.evaluated_ms = max(state.evaluated_ms, end_ms)
+
         clear = None if cleared is None else set(cleared)
-        for pair in dict.fromkeys(evaluated):
+        for pair in evaluated:
             if pair in active:
                 continue
             fp = fingerprint(pair[0], pair[1], key)
@@ -174,24 +202,31 @@ class AlertBook:
                 continue
             state.seen_ms = end_ms
             if clear is not None and pair not in clear:
-                continue  # between the firing and the resolving threshold: still firing
+                state.clear_streak = 0  # between the firing and the resolving threshold
+                continue
+            state.clear_streak += 1
+            if state.clear_streak < self._resolve_windows:
+                continue
             del self._firing[fp]
             out.append(_resolved(state.alert, span, end_ms, "recovered"))
         return out
 
     def close_window(self, window: tuple[int, int]) -> list[Alert]:
-        """The ``quiet`` resolutions at the close of the tumbling window ``[start, end)``:
-        every firing alert whose rule was last evaluated on its series at least
-        ``quiet_resolve_windows`` window lengths before ``end``, by fingerprint."""
-        if not self._quiet_resolve_windows:
-            return []
+        """The ``quiet`` resolutions at the close of the tumbling window ``[start, end)``,
+        by fingerprint: every firing alert whose series had no events of its metric for
+        ``quiet_resolve_windows`` window lengths before ``end``, or did not evaluate its
+        rule for ``unevaluated_resolve_windows`` window lengths."""
         start_ms, end_ms = window
-        quiet_ms = self._quiet_resolve_windows * (end_ms - start_ms)
+        length = end_ms - start_ms
+        quiet_ms = self._quiet_resolve_windows * length or None
+        unevaluated_ms = self._unevaluated_resolve_windows * length or None
         span = AlertWindow(start_ms=start_ms, end_ms=end_ms)
         out: list[Alert] = []
         for fp in sorted(self._firing):
             state = self._firing[fp]
-            if end_ms - state.seen_ms >= quiet_ms:
+            if (quiet_ms is not None and end_ms - state.observed_ms >= quiet_ms) or (
+                unevaluated_ms is not None and end_ms - state.evaluated_ms >= unevaluated_ms
+            ):
                 del self._firing[fp]
                 out.append(_resolved(state.alert, span, end_ms, "quiet"))
         return out
