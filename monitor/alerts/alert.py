@@ -5,9 +5,8 @@ spec 000's ``QualityAlert`` fields in snake_case. ``rule`` names the rule that f
 with ``metric`` and ``labels``, makes the ``fingerprint``. ``labels`` values are ``None``
 when the alert is about every value of that label (a roll-up). A ``resolved`` alert says
 why in ``resolve_reason`` (optional, ``None`` on firing ones): ``recovered`` (the value is
-back past its threshold by the resolve margin) or ``quiet`` (the rule was not evaluated on
-its series for ``alert_quiet_resolve_windows`` windows: the series stopped receiving
-events). No alert ever carries a
+back past its threshold by the resolve margin) or ``quiet`` (the series had no events of
+the rule's metric for ``alert_quiet_resolve_windows`` windows). No alert ever carries a
 query, a response, an event id or any other text out of an event.
 
 >>> a = Alert(fingerprint="f", status="firing", type="threshold", severity="critical",
