@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, SecretStr, ValidationError
+from pydantic import Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from monitor.alerts.endpoint import AlertEndpoint
@@ -128,6 +128,22 @@ class Settings(BaseSettings):
     # sub-scores of the composite, several rules on one metric) are one notification
     # (monitor/alerts/rules/incidents.py); False: one notification per condition.
     alert_grouping: bool = True
+    # Evidence before a page (issue 12): a rule is evaluated on at least this many events
+    # (spec 000's rules / p95 budgets; rates: rate_min_events), gathered over the trailing
+    # tumbling windows of a series, at most alert_max_span_windows of them; it fires only
+    # when the one-sided alert_confidence bound of the value is past the threshold.
+    min_window_events: int = Field(default=20, ge=2)
+    latency_min_events: int = Field(default=20, ge=2)
+    alert_confidence: float = Field(default=0.99, ge=0.5, lt=1)
+    alert_max_span_windows: int = Field(default=30, ge=1)
+    # Hysteresis: a firing alert resolves when the value is back past its threshold by this
+    # fraction of it (means: > threshold * (1 + m); rates, p95: < threshold * (1 - m)) in
+    # alert_resolve_windows consecutive windows that evaluate it; or, with reason "quiet",
+    # when its series had no events of its metric for alert_quiet_resolve_windows windows
+    # (or too few to evaluate it for max(that, 2 * alert_max_span_windows); 0: never).
+    alert_resolve_margin: float = Field(default=0.1, ge=0, lt=1)
+    alert_resolve_windows: int = Field(default=3, ge=1)
+    alert_quiet_resolve_windows: int = Field(default=5, ge=0)
 
     # A/B statistics (DESIGN section 8)
     ab_alpha: float = Field(default=0.05, gt=0, lt=1)
@@ -139,6 +155,11 @@ class Settings(BaseSettings):
     alert_endpoints: list[AlertEndpoint] = []
     webhook_secret: SecretStr | None = None
     delivery_max_backoff_s: float = Field(default=60.0, gt=0)
+    # Alertmanager's convention (as Prometheus does it): every firing alert is re-sent to an
+    # alertmanager endpoint every alertmanager_resend_s with endsAt = send time +
+    # alertmanager_firing_ttl_s, so the alerts of a stopped worker expire by themselves.
+    alertmanager_resend_s: float = Field(default=60.0, gt=0)
+    alertmanager_firing_ttl_s: float = Field(default=240.0, gt=0)
     # offline evaluation (`ragmon eval`); the judge is any OpenAI-compatible server
     eval_reports_dir: str = "reports/evals"
     eval_traces_dir: str = "traces"
@@ -165,6 +186,12 @@ class Settings(BaseSettings):
     # text (copied out of the query, secrets and PII included); default: offsets only.
     scores_include_query_text: bool = False
 
+    @model_validator(mode="after")
+    def _firing_outlives_a_resend(self) -> Settings:
+        if self.alertmanager_firing_ttl_s <= self.alertmanager_resend_s:
+            raise ValueError("alertmanager_firing_ttl_s must be longer than alertmanager_resend_s")
+        return self
+
     def topics(self) -> list[str]:
         return [
             self.events_topic,
@@ -188,7 +215,8 @@ def load_settings(**overrides: Any) -> Settings:
     except ValidationError as exc:
         first = exc.errors(include_url=False, include_input=False)[0]
         name = ".".join(str(p) for p in first["loc"])
-        raise ConfigError(f"MONITOR_{name.upper()}: {first['msg']}") from None
+        where = f"MONITOR_{name.upper()}" if name else "settings"
+        raise ConfigError(f"{where}: {first['msg']}") from None
 
 
 def masked(settings: Settings) -> dict[str, Any]:

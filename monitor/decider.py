@@ -15,6 +15,10 @@ The alert book keeps one alert per condition (rule, metric, series); with
 :class:`~monitor.alerts.rules.IncidentBook`, one per incident (the condition alerts that
 share a cause, grouped, the most specific series named), and the condition alerts are
 only in :attr:`Decision.conditions`. Without it every condition alert is a notification.
+A series' rules are evaluated on its span (:mod:`monitor.drift.span`: the window, or for a
+low-traffic series the trailing windows that hold the rules' minimum count); after every
+series of a closed tumbling window the alert book resolves the alerts of series that went
+quiet (:meth:`AlertBook.close_window`).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from monitor.drift.baseline import BaselineBook
 from monitor.drift.changepoint import ChangePoint
 from monitor.drift.conditions import Condition, evaluate_window
 from monitor.drift.config import DriftConfig
+from monitor.drift.span import SpanBook
 from monitor.events.ab_result import AbResult, Span
 from monitor.windows.aggregate import Aggregate
 from monitor.windows.partial import Partial
@@ -72,9 +77,17 @@ class Decider:
             idle_partition_ms=settings.idle_partition_ms,
         )
         self.baselines = BaselineBook(self.config)
-        self.alerts = AlertBook(self.config.cooldown_ms)
         self.incidents = IncidentBook(self.config.cooldown_ms)
         self.grouping = settings.alert_grouping
+        quiet = self.config.quiet_resolve_windows
+        self.alerts = AlertBook(
+            self.config.cooldown_ms,
+            quiet_resolve_windows=quiet,
+            # events, but too few to evaluate over two of the longest spans: quiet as well
+            unevaluated_resolve_windows=quiet and max(quiet, 2 * self.config.max_span_windows),
+            resolve_windows=self.config.resolve_windows,
+        )
+        self.spans = SpanBook(self.config)
         self.ab = ab_config(settings)
         self.experiments: dict[str, ExperimentState] = {}
         self.cumulative: dict[str, dict[str, dict[str, Aggregate]]] = {}
@@ -150,21 +163,37 @@ class Decider:
             point = ChangePoint.from_dict(raw)
             points.setdefault(point.key, []).append(point)
         alerts: list[Alert] = []
+        bounds = (window.start_ms, end)
         for key, stats in sorted(window.series.items(), key=lambda kv: repr(kv[0])):
+            spans = self.spans.observe(key, bounds, stats)
+            evaluated_stats = dict(stats) | {name: s.stats for name, s in spans.items()}
+            span_starts = {name: s.start_ms for name, s in spans.items() if s.start_ms != bounds[0]}
             found = evaluate_window(
-                key, stats, self.baselines, self.config, end, points.get(key, ())
+                key,
+                evaluated_stats,
+                self.baselines,
+                self.config,
+                end,
+                points.get(key, ()),
+                span_starts,
             )
 
             def diagnosis_for(
                 condition: Condition,
-                stats: Mapping[str, Aggregate] = stats,
+                stats: Mapping[str, Aggregate] = evaluated_stats,
                 key: RollupKey = key,
             ) -> Diagnosis:
                 return diagnose([condition.metric], stats, lambda m: self.baseline(key, m, end))
 
             alerts.extend(
                 self.alerts.evaluate(
-                    key, (window.start_ms, end), found.evaluated, found.conditions, diagnosis_for
+                    key,
+                    bounds,
+                    found.evaluated,
+                    found.conditions,
+                    diagnosis_for,
+                    found.cleared,
+                    found.observed,
                 )
             )
             # a degraded window does not teach the baseline: an incident must not become
@@ -178,4 +207,6 @@ class Decider:
                 mean = agg.mean
                 if mean is not None and metric not in degraded:
                     self.baselines.observe(key, metric, end, agg.count, mean)
+        alerts.extend(self.alerts.close_window(bounds))
+        self.spans.expire(bounds)
         return alerts

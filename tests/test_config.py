@@ -162,3 +162,14 @@ def test_config_error_does_not_echo_the_value(monkeypatch: pytest.MonkeyPatch) -
 def test_override_errors_name_the_environment_variable() -> None:
     with pytest.raises(ConfigError, match=r"^MONITOR_TOPIC_PARTITIONS: "):
         load_settings(topic_partitions=0)
+
+
+def test_alert_trust_settings_defaults_and_the_firing_ttl_check() -> None:
+    s = Settings()
+    assert (s.min_window_events, s.rate_min_events, s.latency_min_events) == (20, 20, 20)
+    assert (s.alert_confidence, s.alert_max_span_windows) == (0.99, 30)
+    assert (s.alert_resolve_margin, s.alert_resolve_windows) == (0.1, 3)
+    assert s.alert_quiet_resolve_windows == 5
+    assert (s.alertmanager_resend_s, s.alertmanager_firing_ttl_s) == (60.0, 240.0)
+    with pytest.raises(ConfigError, match="alertmanager_firing_ttl_s must be longer"):
+        load_settings(alertmanager_resend_s=300.0)

@@ -53,16 +53,36 @@ def overall(alerts: list[Alert], rule: str) -> list[Alert]:
 
 
 def test_degradation_fires_against_the_learned_baseline_and_resolves() -> None:
-    per_window = run(Decider(SETTINGS), [0.8, 0.8, 0.8, 0.5, 0.5, 0.8])
+    per_window = run(Decider(SETTINGS), [0.8, 0.8, 0.8, 0.5, 0.5, 0.8, 0.8, 0.8])
     assert per_window[:3] == [[], [], []]  # learning: three windows, 300 events
     [fired] = overall(per_window[3], "degradation")
     assert (fired.status, fired.type, fired.severity) == ("firing", "degradation", "warning")
     assert fired.message == "Quality score degraded from baseline"
     assert fired.current_value == 0.5 and abs(fired.threshold - 0.8 * 0.85) < 1e-12
     assert overall(per_window[4], "degradation") == []  # still firing, not re-notified
-    [resolved] = overall(per_window[5], "degradation")
+    # resolves after alert_resolve_windows (3) windows back above 0.68 x 1.1
+    assert overall(per_window[5], "degradation") == overall(per_window[6], "degradation") == []
+    [resolved] = overall(per_window[7], "degradation")
     assert resolved.status == "resolved" and resolved.fingerprint == fired.fingerprint
-    assert resolved.ends_at_ms == 6 * WINDOW_MS
+    assert resolved.ends_at_ms == 8 * WINDOW_MS and resolved.resolve_reason == "recovered"
+
+
+def test_windows_of_few_events_are_evaluated_together() -> None:
+    """5 events per variant and window (10 in all): the whole traffic is evaluated over the
+    last two windows (20 events), each variant over the last four."""
+    decider = Decider(SETTINGS)
+    alerts = []
+    for index in range(4):
+        decider.merge(window_of(index, 0.2, n=5))
+        decider.advance((index + 1) * WINDOW_MS)
+        alerts.append([a for d in decider.decide() for a in d.alerts])
+    assert alerts[0] == []  # 10 events: not enough for spec 000's rules
+    [whole] = overall(alerts[1], "critical_quality")  # 20 events over two windows
+    assert (whole.window.start_ms, whole.window.end_ms) == (0, 2 * WINDOW_MS)
+    variant = [a for a in alerts[3] if a.labels.variant == "control" and a.labels.tenant is None]
+    assert [(a.rule, a.window.start_ms, a.window.end_ms) for a in variant] == [
+        ("critical_quality", 0, 4 * WINDOW_MS)
+    ]
 
 
 def test_critical_quality_is_000s_threshold_alert() -> None:

@@ -3,7 +3,10 @@
 ``type``, ``severity``, ``message``, ``metric``, ``current_value`` and ``threshold`` are
 spec 000's ``QualityAlert`` fields in snake_case. ``rule`` names the rule that fired and,
 with ``metric`` and ``labels``, makes the ``fingerprint``. ``labels`` values are ``None``
-when the alert is about every value of that label (a roll-up). No alert ever carries a
+when the alert is about every value of that label (a roll-up). A ``resolved`` alert says
+why in ``resolve_reason`` (optional, ``None`` on firing ones): ``recovered`` (the value is
+back past its threshold by the resolve margin) or ``quiet`` (the series had no events of
+the rule's metric for ``alert_quiet_resolve_windows`` windows). No alert ever carries a
 query, a response, an event id or any other text out of an event.
 
 One notification stands for one incident (:mod:`monitor.alerts.rules.incidents`): its own
@@ -40,9 +43,11 @@ __all__ = [
     "Diagnosis",
     "Perspective",
     "RelatedCondition",
+    "ResolveReason",
 ]
 
 AlertStatus = Literal["firing", "resolved"]
+ResolveReason = Literal["recovered", "quiet"]
 
 _STRICT = ConfigDict(extra="forbid", frozen=True)
 
@@ -101,3 +106,4 @@ class Alert(BaseModel):
     ends_at_ms: int | None = None
     diagnosis: Diagnosis
     related: list[RelatedCondition] = []
+    resolve_reason: ResolveReason | None = None

@@ -6,11 +6,13 @@
   Alertmanager matches them): ``alertname`` (``RagMonitor`` + the rule in CamelCase),
   ``severity``, ``type``, ``metric``, ``rule``, ``fingerprint`` and the ``variant``,
   ``tenant`` and ``application`` that are set. Values are always strings.
-  ``startsAt`` is the alert's start. Alertmanager resolves an alert whose ``endsAt`` is
-  missing by itself after its ``resolve_timeout`` (5 minutes by default) unless the client
-  keeps re-sending it, as Prometheus does; ragmon sends a firing alert once, so a firing
-  alert carries ``endsAt`` = :data:`FIRING_ENDS_AT` (far future) and stays active until its
-  resolved message (``endsAt`` = ``ends_at_ms``) arrives.
+  ``startsAt`` is the alert's start. Alertmanager's convention, as Prometheus follows it:
+  a firing alert carries ``endsAt`` a little in the future (send time +
+  ``firing_ttl_ms``, :data:`DEFAULT_FIRING_TTL_MS` = 4 minutes unless the caller says
+  otherwise), and the sender re-sends it while it fires
+  (:mod:`monitor.stream.alert_delivery`, every ``alertmanager_resend_s``), so an alert
+  whose sender died expires by itself; a resolved one carries ``endsAt`` = ``ends_at_ms``
+  and, when known, a ``resolve_reason`` annotation (``recovered`` or ``quiet``).
 * ``slack``: an incoming-webhook message with a plain ``text`` line (no emoji), with
   ``&``, ``<`` and ``>`` escaped as Slack requires.
 
@@ -34,8 +36,11 @@ and lone surrogates before it is put in a payload or a terminal line.
 '[FIRING] critical threshold quality.overall: current 0.31 < threshold 0.40 (variant=treatment)'
 >>> import json
 >>> [am] = json.loads(alertmanager_payload(alert))
->>> am["labels"]["alertname"], am["labels"]["variant"], am["startsAt"], am["endsAt"]
-('RagMonitorCriticalQuality', 'treatment', '1970-01-01T00:01:00.000Z', '9999-12-31T23:59:59.000Z')
+>>> am["labels"]["alertname"], am["labels"]["variant"], am["startsAt"]
+('RagMonitorCriticalQuality', 'treatment', '1970-01-01T00:01:00.000Z')
+>>> [am] = json.loads(alertmanager_payload(alert, now_ms=120_000, firing_ttl_ms=240_000))
+>>> am["endsAt"]  # sent at 2 min: expires at 6 min unless re-sent
+'1970-01-01T00:06:00.000Z'
 >>> json.loads(slack_payload(alert))["text"].split(" — ")[0]
 '[FIRING] critical threshold quality.overall: current 0.31 &lt; threshold 0.40 (variant=treatment)'
 >>> from monitor.alerts.alert import RelatedCondition
@@ -54,13 +59,14 @@ from __future__ import annotations
 import json
 import math
 import re
+import time
 from datetime import UTC, datetime
 
 from monitor.alerts.alert import Alert, RelatedCondition
 from monitor.alerts.endpoint import EndpointKind
 
 __all__ = [
-    "FIRING_ENDS_AT",
+    "DEFAULT_FIRING_TTL_MS",
     "RELATED_LIMIT",
     "alert_line",
     "alertmanager_payload",
@@ -71,9 +77,9 @@ __all__ = [
     "slack_payload",
 ]
 
-FIRING_ENDS_AT = "9999-12-31T23:59:59.000Z"
 RELATED_LIMIT = 20
 """The most related conditions spelled out in an Alertmanager annotation or a Slack text."""
+DEFAULT_FIRING_TTL_MS = 240_000
 
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _WORDS = re.compile(r"[A-Za-z0-9]+")
@@ -155,8 +161,11 @@ def _camel(name: str) -> str:
     return "".join(word[:1].upper() + word[1:] for word in _WORDS.findall(name))
 
 
-def alertmanager_payload(alert: Alert) -> bytes:
-    """A JSON list with one ``PostableAlert`` for Alertmanager's ``POST /api/v2/alerts``."""
+def alertmanager_payload(
+    alert: Alert, now_ms: int | None = None, firing_ttl_ms: int = DEFAULT_FIRING_TTL_MS
+) -> bytes:
+    """A JSON list with one ``PostableAlert`` for Alertmanager's ``POST /api/v2/alerts``;
+    a firing alert ends at ``now_ms`` (default: the wall clock) + ``firing_ttl_ms``."""
     labels = {
         "alertname": "RagMonitor" + (_camel(alert.rule) or _camel(alert.type)),
         "severity": alert.severity,
@@ -180,11 +189,14 @@ def alertmanager_payload(alert: Alert) -> bytes:
     if alert.related:
         annotations["related_count"] = str(len(alert.related))
         annotations["related"] = "\n".join(related_lines(alert))
+    if alert.resolve_reason is not None:
+        annotations["resolve_reason"] = alert.resolve_reason
     if alert.status == "resolved":
         ends_at_ms = alert.ends_at_ms if alert.ends_at_ms is not None else alert.window.end_ms
         ends_at = rfc3339(max(ends_at_ms, alert.starts_at_ms))  # never before startsAt
     else:
-        ends_at = FIRING_ENDS_AT
+        sent_ms = int(time.time() * 1000) if now_ms is None else now_ms
+        ends_at = rfc3339(max(sent_ms + firing_ttl_ms, alert.starts_at_ms + 1))
     postable = {
         "labels": labels,
         "annotations": annotations,
@@ -213,10 +225,17 @@ def slack_payload(alert: Alert) -> bytes:
     return json.dumps({"text": _slack_escape(text)}, separators=(",", ":")).encode()
 
 
-def payload_for(kind: EndpointKind, alert: Alert) -> bytes:
-    """The body for an endpoint of ``kind`` (``generic``, ``alertmanager`` or ``slack``)."""
+def payload_for(
+    kind: EndpointKind,
+    alert: Alert,
+    *,
+    now_ms: int | None = None,
+    firing_ttl_ms: int = DEFAULT_FIRING_TTL_MS,
+) -> bytes:
+    """The body for an endpoint of ``kind`` (``generic``, ``alertmanager`` or ``slack``);
+    ``now_ms`` and ``firing_ttl_ms`` make an Alertmanager firing alert's ``endsAt``."""
     if kind == "alertmanager":
-        return alertmanager_payload(alert)
+        return alertmanager_payload(alert, now_ms, firing_ttl_ms)
     if kind == "slack":
         return slack_payload(alert)
     if kind == "generic":

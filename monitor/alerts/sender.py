@@ -47,7 +47,7 @@ from pydantic import SecretStr
 
 from monitor.alerts.alert import Alert
 from monitor.alerts.endpoint import AlertEndpoint
-from monitor.alerts.payloads import payload_for
+from monitor.alerts.payloads import DEFAULT_FIRING_TTL_MS, payload_for
 from monitor.alerts.signing import SIGNATURE_HEADER, sign
 
 __all__ = [
@@ -160,6 +160,9 @@ def quiet_httpx_logs() -> None:
 class AlertSender:
     """Sends alerts over the caller's ``httpx.AsyncClient`` (one client for all endpoints).
 
+    A firing alert sent to Alertmanager ends ``alertmanager_firing_ttl_s`` after the send
+    (``clock_s``), unless re-sent (:mod:`monitor.alerts.payloads`).
+
     Creating one raises the ``httpx`` logger to WARNING (:func:`quiet_httpx_logs`).
     """
 
@@ -169,15 +172,18 @@ class AlertSender:
         secret: SecretStr | str | None = None,
         *,
         clock_s: Callable[[], float] = time.time,
+        alertmanager_firing_ttl_s: float = DEFAULT_FIRING_TTL_MS / 1000,
     ) -> None:
         self._client = client
         self._secret = secret.get_secret_value() if isinstance(secret, SecretStr) else secret
         self._clock_s = clock_s
+        self._firing_ttl_ms = int(alertmanager_firing_ttl_s * 1000)
         quiet_httpx_logs()
 
     def request_for(self, endpoint: AlertEndpoint, alert: Alert) -> tuple[bytes, dict[str, str]]:
         """The body and headers :meth:`send` would POST to ``endpoint``."""
-        body = payload_for(endpoint.kind, alert)
+        now_ms = int(self._clock_s() * 1000)
+        body = payload_for(endpoint.kind, alert, now_ms=now_ms, firing_ttl_ms=self._firing_ttl_ms)
         headers = {"Content-Type": "application/json", "User-Agent": "ragmon"}
         if endpoint.kind == "generic" and self._secret:
             headers[SIGNATURE_HEADER] = sign(body, self._secret, int(self._clock_s()))

@@ -65,9 +65,31 @@ def _frozen(mapping: Mapping[str, float]) -> Mapping[str, float]:
 class DriftConfig:
     """Baselines, rule thresholds, detector parameters and the alert cooldown.
 
-    ``min_window_events`` is the least number of events a window needs before spec 000's
-    rules (degradation, critical) are evaluated on it; the default of 1 is spec 000's
-    behaviour (any non-empty window). ``latency_min_events`` does the same for p95 budgets.
+    Evidence before a page (:mod:`monitor.drift.evidence`, :mod:`monitor.drift.span`):
+
+    - ``min_window_events`` (default 20) is the least number of events spec 000's rules
+      (degradation, critical) are evaluated on; ``rate_min_events`` and
+      ``latency_min_events`` (20 each) do the same for rates and p95 budgets. A series
+      whose window holds fewer is evaluated on the shortest run of its trailing windows
+      that holds enough, spanning at most ``max_span_windows`` tumbling windows (30);
+      with fewer events even then, the rule is not evaluated.
+    - ``confidence`` (0.99, one-sided) is how sure a rule must be: a mean fires only when
+      its upper confidence bound is below the threshold, a rate only when its exact
+      (Clopper-Pearson) lower bound is above it, a p95 only when its lower
+      (order-statistic) bound is above it.
+
+    Hysteresis and resolve (:mod:`monitor.alerts.rules.alert_book`):
+
+    - ``resolve_margin`` (0.1, a fraction of the threshold) and ``resolve_windows`` (3):
+      a firing alert resolves only when the value (the point estimate) is back past its
+      threshold by this margin (a mean above ``threshold * (1 + margin)``, a rate or p95
+      below ``threshold * (1 - margin)``) in ``resolve_windows`` consecutive windows that
+      evaluate the rule. Otherwise it stays firing, silently.
+    - ``quiet_resolve_windows`` (5): a firing alert whose series had no events of the
+      rule's metric for this many tumbling windows resolves with reason ``quiet``; so does
+      one whose series had events but too few to evaluate the rule for
+      ``max(quiet_resolve_windows, 2 * max_span_windows)`` windows; 0 turns both off.
+
     ``degradation_metrics`` are the metrics the degradation rule watches; each needs a
     trusted (configured or learned) baseline. A metric that is better when higher degrades
     below ``degradation_ratio`` x baseline; one that is better when lower
@@ -90,7 +112,7 @@ class DriftConfig:
     critical_quality: float = 0.4
     degradation_metrics: tuple[str, ...] = DEFAULT_DEGRADATION_METRICS
     degradation_min_rise: float = 0.05
-    min_window_events: int = 1
+    min_window_events: int = 20
     rate_thresholds: Mapping[str, float] = field(default_factory=lambda: DEFAULT_RATE_THRESHOLDS)
     rate_min_events: int = 20
     latency_p95_budget_ms: Mapping[str, float] = field(
@@ -106,6 +128,11 @@ class DriftConfig:
         default_factory=lambda: MappingProxyType({})
     )
     cooldown_ms: int = 900_000
+    confidence: float = 0.99
+    max_span_windows: int = 30
+    resolve_margin: float = 0.1
+    resolve_windows: int = 3
+    quiet_resolve_windows: int = 5
 
     def __post_init__(self) -> None:
         # Copy the mappings so that a caller mutating its dict cannot change a live config.
@@ -131,6 +158,39 @@ class DriftConfig:
             raise ValueError("cooldown_ms must be >= 0")
         if self.degradation_min_rise < 0.0:
             raise ValueError("degradation_min_rise must be >= 0")
+        if not 0.5 <= self.confidence < 1.0:
+            raise ValueError("confidence must be in [0.5, 1)")
+        if self.max_span_windows < 1:
+            raise ValueError("max_span_windows must be >= 1")
+        if not 0.0 <= self.resolve_margin < 1.0:
+            raise ValueError("resolve_margin must be in [0, 1)")
+        if self.resolve_windows < 1:
+            raise ValueError("resolve_windows must be >= 1")
+        if self.quiet_resolve_windows < 0:
+            raise ValueError("quiet_resolve_windows must be >= 0")
+
+    def min_count(self, metric: str) -> int:
+        """The least number of events a rule on ``metric`` is evaluated on (the largest
+        minimum of the rules that read it; 1 for a metric no rule reads).
+
+        >>> config = DriftConfig(min_window_events=30)
+        >>> config.min_count("quality.overall"), config.min_count("latency_ms.total")
+        (30, 20)
+        """
+        found = 1
+        if metric in self.degradation_metrics or metric == "quality.overall":
+            found = max(found, self.min_window_events)
+        if metric in self.rate_thresholds:
+            found = max(found, self.rate_min_events)
+        if metric.startswith("latency_ms.") and metric[11:] in self.latency_p95_budget_ms:
+            found = max(found, self.latency_min_events)
+        return found
+
+    def span_metrics(self) -> tuple[str, ...]:
+        """Every metric a window rule reads (the ones :mod:`monitor.drift.span` keeps)."""
+        names = [*self.degradation_metrics, "quality.overall", *self.rate_thresholds]
+        names += [f"latency_ms.{stage}" for stage in self.latency_p95_budget_ms]
+        return tuple(dict.fromkeys(names))
 
     @classmethod
     def from_settings(cls, settings: Settings) -> DriftConfig:
@@ -146,6 +206,8 @@ class DriftConfig:
             degradation_min_rise=settings.degradation_min_rise,
             rate_thresholds=settings.rate_thresholds,
             rate_min_events=settings.rate_min_events,
+            min_window_events=settings.min_window_events,
+            latency_min_events=settings.latency_min_events,
             latency_p95_budget_ms=settings.latency_p95_budget_ms,
             changepoint_metrics=tuple(settings.changepoint_metrics),
             adwin_delta=settings.adwin_delta,
@@ -153,4 +215,9 @@ class DriftConfig:
             page_hinkley_delta=settings.page_hinkley_delta,
             page_hinkley_min_instances=settings.page_hinkley_min_instances,
             cooldown_ms=settings.alert_cooldown_ms,
+            confidence=settings.alert_confidence,
+            max_span_windows=settings.alert_max_span_windows,
+            resolve_margin=settings.alert_resolve_margin,
+            resolve_windows=settings.alert_resolve_windows,
+            quiet_resolve_windows=settings.alert_quiet_resolve_windows,
         )

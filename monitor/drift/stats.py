@@ -1,16 +1,18 @@
 """What the drift rules read from a closed window, and how a series is named.
 
 ``WindowStats`` is the read side of a window aggregate (``monitor.windows``): the rules
-only need the event count, the mean and a quantile, so any object with those three
-members will do. ``SeriesKey`` names one series as ``(variant, tenant, application)``;
-``None`` means "rolled up over every value of that label", so ``(None, None, None)`` is
-the whole traffic and ``("treatment", None, None)`` one variant.
+only need the event count, the mean, the standard deviation (for the evidence check) and a
+quantile, so any object with those four members will do. ``SeriesKey`` names one series
+as ``(variant, tenant, application)``; ``None`` means "rolled up over every value of that
+label", so ``(None, None, None)`` is the whole traffic and ``("treatment", None, None)`` one
+variant.
 
 >>> from dataclasses import dataclass
 >>> @dataclass
 ... class Fixed:
 ...     count: int
 ...     mean: float | None
+...     stddev: float | None = None
 ...     def quantile(self, q: float) -> float | None:
 ...         return self.mean
 >>> stats: WindowStats = Fixed(count=3, mean=0.5)
@@ -41,6 +43,9 @@ class WindowStats(Protocol):
 
     @property
     def mean(self) -> float | None: ...
+
+    @property
+    def stddev(self) -> float | None: ...
 
     def quantile(self, q: float) -> float | None: ...
 

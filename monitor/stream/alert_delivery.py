@@ -32,6 +32,15 @@ While retrying, the consumer seeks back to the alert and polls again after each 
 instead of waiting inside one poll, so an outage longer than ``max.poll.interval.ms`` does
 not make it leave its group.
 
+Alertmanager endpoints follow Alertmanager's convention: every firing alert the endpoint
+accepted is re-sent every ``alertmanager_resend_s`` (wall clock, between polls) with
+``endsAt`` = send time + ``alertmanager_firing_ttl_s``, until its resolved message is
+delivered (:class:`~monitor.alerts.firing_alerts.FiringAlerts`). So the alerts of a worker
+that stopped (its deliveries stop with it) expire in Alertmanager by themselves. A failed
+re-send is logged and tried again at the next round. The set lives in memory: after a
+restart it holds the alerts delivered since then (firing ones delivered before expire unless
+the worker re-notifies them, at the latest after ``alert_cooldown_ms`` of event time).
+
 Nothing here logs or counts an endpoint's URL (a Slack URL holds a token): only its name.
 """
 
@@ -49,6 +58,7 @@ from pydantic import ValidationError
 from monitor.alerts.alert import Alert
 from monitor.alerts.delivery_stats import DeliveryStats
 from monitor.alerts.endpoint import AlertEndpoint
+from monitor.alerts.firing_alerts import FiringAlerts
 from monitor.alerts.sender import AlertSender, SendResult, backoff_s
 from monitor.config import Settings
 from monitor.stream.kafka import client_options
@@ -96,6 +106,9 @@ class AlertDelivery:
         self._failures = 0  # consecutive retry outcomes
         self._failing_since = 0.0
         self._last_warning = 0.0
+        self.firing: FiringAlerts | None = None
+        if endpoint.kind == "alertmanager":
+            self.firing = FiringAlerts(settings.alertmanager_resend_s, time.monotonic())
 
     async def start(self) -> None:
         s = self.settings
@@ -143,6 +156,7 @@ class AlertDelivery:
                 kafka_pause_s = min(kafka_pause_s * 2, 30.0)
                 continue
             pause_s = await self._deliver_batch(batch)
+            await self._resend_firing()
             await self._update_lag()
             if pause_s is not None:
                 await asyncio.sleep(pause_s)
@@ -198,6 +212,8 @@ class AlertDelivery:
         self.stats.record(name, result, now_ms=int(time.time() * 1000))
         if result.outcome == "retry":
             return result
+        if result.outcome == "delivered" and self.firing is not None:
+            self.firing.note(alert)
         if self._failures:
             log.info(
                 "alert delivery %s: endpoint back after %d failed attempts over %.0f s",
@@ -216,6 +232,30 @@ class AlertDelivery:
                 result.answer,
             )
         return result
+
+    async def _resend_firing(self) -> None:
+        """Alertmanager: re-send every firing alert when a round is due (fresh ``endsAt``)."""
+        if self.firing is None:
+            return
+        failed = 0
+        last: SendResult | None = None
+        for alert in self.firing.due(time.monotonic()):
+            try:
+                result = await self.sender.send(self.endpoint, alert)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # a bug, not the endpoint: the next round tries again
+                result = SendResult("retry", f"internal ({type(exc).__name__})")
+            if result.outcome != "delivered":
+                failed, last = failed + 1, result
+        if last is not None:
+            log.warning(
+                "alert delivery %s: re-sending %d firing alerts failed (%s); next round in %.0f s",
+                self.endpoint.name,
+                failed,
+                last.reason,
+                self.settings.alertmanager_resend_s,
+            )
 
     def _pause_after(self, result: SendResult) -> float:
         max_s = self.settings.delivery_max_backoff_s
@@ -287,7 +327,11 @@ async def run_deliveries(settings: Settings, stats: DeliveryStats) -> None:
         return
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=2 * len(endpoints))
     async with httpx.AsyncClient(limits=limits, follow_redirects=False) as client:
-        sender = AlertSender(client, settings.webhook_secret)
+        sender = AlertSender(
+            client,
+            settings.webhook_secret,
+            alertmanager_firing_ttl_s=settings.alertmanager_firing_ttl_s,
+        )
         deliveries = [AlertDelivery(settings, e, sender, stats) for e in endpoints]
         try:
             async with asyncio.TaskGroup() as starting:  # one failure cancels the others

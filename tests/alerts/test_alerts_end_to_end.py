@@ -1,7 +1,7 @@
 """A quality drop on the real broker reaches on-call: a signed JSON webhook arrives at a
 real HTTP server within two window lengths, with spec 000's ``QualityAlert`` fields; the
-same alert is in a real Alertmanager (API and ``amtool``); when quality recovers, the
-resolved notification arrives."""
+same alert is in a real Alertmanager (API and ``amtool``); when quality recovers (three
+clear windows: hysteresis), the resolved notification arrives."""
 
 from __future__ import annotations
 
@@ -92,7 +92,8 @@ def test_quality_drop_alerts_on_call_and_resolves(
             phases = [
                 ("good", boundary),
                 ("bad", boundary + 2 * window_s),
-                ("recovered", boundary + 5 * window_s),
+                # resolving takes alert_resolve_windows (3) clear windows
+                ("recovered", boundary + 7 * window_s),
             ]
             marks: dict[str, float] = {}
             traffic = threading.Thread(target=asyncio.run, args=(_traffic(s, phases, marks),))
@@ -129,7 +130,7 @@ def test_quality_drop_alerts_on_call_and_resolves(
             assert verify(received.body, signature, SECRET, now_s=time.time())
             assert not verify(received.body + b" ", signature, SECRET, now_s=time.time())
 
-            deadline = time.monotonic() + 4 * window_s
+            deadline = time.monotonic() + 7 * window_s
             resolved: list[dict[str, Any]] = []
             while not resolved and time.monotonic() < deadline:
                 resolved = [
@@ -140,6 +141,7 @@ def test_quality_drop_alerts_on_call_and_resolves(
                 time.sleep(0.2)
             assert resolved, "quality recovered but no resolved notification arrived"
             assert resolved[0]["ends_at_ms"] >= resolved[0]["starts_at_ms"]
+            assert resolved[0]["resolve_reason"] == "recovered"
             alerts = [json.loads(r.body) for r in hook.requests()]
             notified = [a for a in alerts if a["fingerprint"] == alert["fingerprint"]]
             assert [a["status"] for a in notified].count("firing") == 1  # no re-notification

@@ -8,7 +8,7 @@ from typing import Any
 
 from monitor.alerts.alert import Alert, AlertLabels, AlertWindow, Diagnosis, RelatedCondition
 from monitor.alerts.payloads import (
-    FIRING_ENDS_AT,
+    DEFAULT_FIRING_TTL_MS,
     RELATED_LIMIT,
     alert_line,
     alertmanager_payload,
@@ -73,7 +73,7 @@ def test_generic_is_the_alert_json() -> None:
 
 
 def test_alertmanager_firing() -> None:
-    payload = json.loads(alertmanager_payload(make_alert()))
+    payload = json.loads(alertmanager_payload(make_alert(), now_ms=1_700_000_100_000))
     assert_postable_alerts(payload)
     [am] = payload
     assert am["labels"] == {
@@ -90,9 +90,30 @@ def test_alertmanager_firing() -> None:
     assert am["annotations"]["perspective"] == "retrieval"
     assert "0.31 < threshold 0.40" in am["annotations"]["description"]
     assert am["startsAt"] == "2023-11-14T22:14:20.000Z"
-    # a firing alert is sent once: without endsAt Alertmanager would resolve it by itself
-    assert am["endsAt"] == FIRING_ENDS_AT
-    assert "generatorURL" not in am
+    # Alertmanager's convention: a firing alert ends a little after it was sent (4 min
+    # by default) unless re-sent, so the alerts of a stopped worker expire by themselves
+    assert DEFAULT_FIRING_TTL_MS == 240_000
+    assert am["endsAt"] == "2023-11-14T22:19:00.000Z"  # sent at 22:15:00
+    assert "generatorURL" not in am and "resolve_reason" not in am["annotations"]
+
+
+def test_alertmanager_firing_ends_at_the_send_time_plus_the_ttl() -> None:
+    alert = make_alert()
+    [first] = json.loads(payload_for("alertmanager", alert, now_ms=1_700_000_100_000))
+    [again] = json.loads(
+        payload_for("alertmanager", alert, now_ms=1_700_000_160_000, firing_ttl_ms=5_000)
+    )
+    assert (first["endsAt"], again["endsAt"]) == (
+        "2023-11-14T22:19:00.000Z",
+        "2023-11-14T22:16:05.000Z",
+    )
+    assert first["labels"] == again["labels"] and first["startsAt"] == again["startsAt"]
+    # the wall clock by default: never the far future any more
+    [now] = json.loads(alertmanager_payload(alert))
+    assert now["endsAt"] < "2100"
+    # never before it starts (an alert from the future, a skewed clock)
+    [early] = json.loads(alertmanager_payload(alert, now_ms=0))
+    assert early["endsAt"] > early["startsAt"]
 
 
 def test_alertmanager_resolved_has_the_same_labels() -> None:
@@ -103,6 +124,9 @@ def test_alertmanager_resolved_has_the_same_labels() -> None:
     assert_postable_alerts([r])
     assert r["labels"] == f["labels"]
     assert r["endsAt"] == "2023-11-14T22:19:20.500Z"
+    quiet = resolved.model_copy(update={"resolve_reason": "quiet"})
+    [q] = json.loads(alertmanager_payload(quiet))
+    assert q["annotations"]["resolve_reason"] == "quiet" and q["endsAt"] == r["endsAt"]
 
 
 def test_alertmanager_resolved_never_ends_before_it_starts() -> None:

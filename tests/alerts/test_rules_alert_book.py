@@ -131,17 +131,76 @@ def test_flapping_back_after_resolve_fires_again_at_once() -> None:
     assert again.status == "firing" and again.starts_at_ms == 3 * MIN
 
 
-def test_a_severity_change_re_notifies_within_the_cooldown() -> None:
+def test_an_escalation_re_notifies_at_once_a_de_escalation_with_the_cooldown() -> None:
     book = AlertBook(cooldown_ms=15 * MIN)
     ev = [RATE]
     assert [a.severity for a in _at(book, 1, [_rate("warning", 0.3)], ev)] == ["warning"]
     assert _at(book, 2, [_rate("warning", 0.35)], ev) == []
     (up,) = _at(book, 3, [_rate("critical", 0.5)], ev)
     assert (up.severity, up.threshold, up.starts_at_ms) == ("critical", 0.4, MIN)
-    (down,) = _at(book, 4, [_rate("warning", 0.3)], ev)
-    assert down.severity == "warning"
-    (resolved,) = _at(book, 5, [], ev)
+    # hovering at twice the threshold: no flapping between severities
+    for minute in range(4, 18):
+        severity: Severity = "warning" if minute % 2 else "critical"
+        assert _at(book, minute, [_rate(severity, 0.4)], ev) == []
+    (down,) = _at(book, 19, [_rate("warning", 0.3)], ev)  # cooldown since minute 3
+    assert (down.severity, down.starts_at_ms) == ("warning", MIN)
+    (resolved,) = _at(book, 20, [], ev)
     assert (resolved.status, resolved.severity) == ("resolved", "warning")
+    assert resolved.resolve_reason == "recovered"
+
+
+def test_hysteresis_only_a_clear_pair_resolves() -> None:
+    book = AlertBook(cooldown_ms=15 * MIN)
+    assert [a.status for a in _at(book, 1, [_low()])] == ["firing"]
+
+    def at(minute: int, cleared: Sequence[tuple[str, str]]) -> list[Alert]:
+        window = ((minute - 1) * MIN, minute * MIN)
+        return book.evaluate(KEY, window, [CRIT], [], _diag, cleared=cleared)
+
+    # evaluated, not active, not clear (between the firing and the resolving threshold)
+    assert at(2, []) == [] and at(3, []) == []
+    assert [a.fingerprint for a in book.firing()] == [fingerprint(*CRIT, KEY)]
+    (resolved,) = at(4, [CRIT])
+    assert (resolved.status, resolved.ends_at_ms, resolved.resolve_reason) == (
+        "resolved",
+        4 * MIN,
+        "recovered",
+    )
+    assert (resolved.window.start_ms, resolved.window.end_ms) == (3 * MIN, 4 * MIN)
+    assert book.firing() == []
+
+
+def test_a_quiet_series_resolves_with_a_reason() -> None:
+    book = AlertBook(cooldown_ms=15 * MIN, quiet_resolve_windows=5)
+    (fired,) = _at(book, 1, [_low()])
+    assert _at(book, 2, [], evaluated=[]) == []  # present, too few events: not evaluated
+    for minute in range(2, 6):  # 4 windows without an evaluation
+        assert book.close_window(((minute - 1) * MIN, minute * MIN)) == []
+    (quiet,) = book.close_window((5 * MIN, 6 * MIN))  # the 5th
+    assert (quiet.status, quiet.resolve_reason, quiet.fingerprint) == (
+        "resolved",
+        "quiet",
+        fired.fingerprint,
+    )
+    assert (quiet.ends_at_ms, quiet.window.start_ms, quiet.window.end_ms) == (
+        6 * MIN,
+        5 * MIN,
+        6 * MIN,
+    )
+    assert (quiet.current_value, quiet.starts_at_ms) == (fired.current_value, MIN)
+    assert book.firing() == [] and book.close_window((6 * MIN, 7 * MIN)) == []
+
+
+def test_an_evaluation_keeps_a_firing_alert_from_going_quiet() -> None:
+    book = AlertBook(cooldown_ms=15 * MIN, quiet_resolve_windows=2)
+    _at(book, 1, [_low()])
+    for minute in range(2, 10):  # evaluated every window, neither active nor clear
+        book.evaluate(KEY, ((minute - 1) * MIN, minute * MIN), [CRIT], [], _diag, cleared=[])
+        assert book.close_window(((minute - 1) * MIN, minute * MIN)) == []
+    assert len(book.firing()) == 1
+    assert AlertBook(cooldown_ms=0).close_window((0, MIN)) == []  # 0: never quiet
+    with pytest.raises(ValueError):
+        AlertBook(cooldown_ms=0, quiet_resolve_windows=-1)
 
 
 def test_duplicate_or_older_windows_change_nothing() -> None:

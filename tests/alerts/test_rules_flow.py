@@ -19,6 +19,7 @@ KEY: SeriesKey = ("treatment", None, None)
 class Stats:
     count: int
     mean: float | None
+    stddev: float | None = 0.05
 
     def quantile(self, q: float) -> float | None:
         return self.mean
@@ -62,7 +63,12 @@ def test_degradation_fires_with_a_diagnosis_and_resolves() -> None:
         sent += [
             (minute, a)
             for a in alerts.evaluate(
-                KEY, (end - MIN, end), result.evaluated, result.conditions, diagnosis_for
+                KEY,
+                (end - MIN, end),
+                result.evaluated,
+                result.conditions,
+                diagnosis_for,
+                result.cleared,
             )
         ]
         for metric, window in stats.items():
