@@ -107,11 +107,11 @@ class Decider:
             conditions: list[Alert] = []
             if window.kind == "tumbling":
                 conditions = self._evaluate(window)
-                alerts = self._group(window) if self.grouping else conditions
+                alerts = self._group(window, conditions) if self.grouping else conditions
             out.append(Decision(window, alerts, self._experiments(window), conditions))
         return out
 
-    def _group(self, window: ClosedWindow) -> list[Alert]:
+    def _group(self, window: ClosedWindow, conditions: Sequence[Alert]) -> list[Alert]:
         """The incident notifications of a window the alert book has just evaluated."""
         end = window.end_ms
         traffic = {
@@ -131,8 +131,9 @@ class Decider:
                 also_firing=also,
             )
 
+        resolved = [a for a in conditions if a.status == "resolved"]
         return self.incidents.update(
-            (window.start_ms, end), self.alerts.firing(), traffic, diagnosis_for
+            (window.start_ms, end), self.alerts.firing(), traffic, diagnosis_for, resolved
         )
 
     def _experiments(self, window: ClosedWindow) -> list[AbResult]:

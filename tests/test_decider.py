@@ -75,7 +75,7 @@ def test_windows_of_few_events_are_evaluated_together() -> None:
     for index in range(4):
         decider.merge(window_of(index, 0.2, n=5))
         decider.advance((index + 1) * WINDOW_MS)
-        alerts.append([a for d in decider.decide() for a in d.alerts])
+        alerts.append([a for d in decider.decide() for a in d.conditions])
     assert alerts[0] == []  # 10 events: not enough for spec 000's rules
     [whole] = overall(alerts[1], "critical_quality")  # 20 events over two windows
     assert (whole.window.start_ms, whole.window.end_ms) == (0, 2 * WINDOW_MS)

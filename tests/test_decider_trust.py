@@ -1,5 +1,6 @@
 """Pages on-call can trust (issue 12, parts 2 and 3), through the Decider as the worker runs
-it: healthy low traffic (3 events/min, 60 s windows) never pages over 6 hours while a real
+it, on its condition alerts (one per rule, metric and series, before they are grouped into
+incidents): healthy low traffic (3 events/min, 60 s windows) never pages over 6 hours while a real
 drop at that rate still pages within a bounded number of windows; a rate hovering at its
 threshold does not flap; a series that goes quiet resolves with a reason."""
 
@@ -88,7 +89,10 @@ def simulate(
                 decider.merge(builder.build([SourceRange("events", 0, offset, offset + n - 1)]))
                 offset += n
             decider.advance((index + 1) * WINDOW_MS)
-            out += [(index, a) for d in decider.decide() for a in d.alerts]
+            # the condition alerts (rule, metric, series): what evidence and hysteresis act
+            # on; the incident notifications built from them are tested in
+            # tests/alerts/test_rules_incidents.py
+            out += [(index, a) for d in decider.decide() for a in d.conditions]
             index += 1
     return out
 

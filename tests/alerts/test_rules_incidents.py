@@ -127,14 +127,17 @@ def test_the_incident_keeps_its_fingerprint_and_resolves_once() -> None:
     firing, resolved = sent
     assert resolved.fingerprint == firing.fingerprint
     assert resolved.starts_at_ms == firing.starts_at_ms == 4 * WINDOW_MS
-    assert resolved.ends_at_ms == 7 * WINDOW_MS
-    assert per_window[6] == [resolved]
+    # three healthy windows (alert_resolve_windows) before it resolves: no flapping
+    assert resolved.ends_at_ms == 9 * WINDOW_MS
+    assert per_window[8] == [resolved]
+    assert resolved.resolve_reason == "recovered"
 
 
 def test_a_severity_change_re_notifies_with_the_same_fingerprint() -> None:
     mild = {**HEALTHY, "quality.overall": 0.6}  # degraded (< 0.68), not critical
-    windows = [*LEARN, {"solo": mild}, {"solo": BROKEN}, {"solo": BROKEN}, {"solo": HEALTHY}]
-    per_window = run(Decider(SETTINGS), [*[{"solo": HEALTHY}] * 3, *windows[3:]])
+    windows = [*LEARN, {"solo": mild}, {"solo": BROKEN}, {"solo": BROKEN}]
+    recovered = [{"solo": HEALTHY}] * 3  # alert_resolve_windows clear windows
+    per_window = run(Decider(SETTINGS), [*[{"solo": HEALTHY}] * 3, *windows[3:], *recovered])
     sent = [(a.status, a.severity, a.rule, a.fingerprint) for w in per_window for a in w]
     fp = sent[0][3]
     assert sent == [
@@ -144,8 +147,13 @@ def test_a_severity_change_re_notifies_with_the_same_fingerprint() -> None:
     ]
 
 
-def test_a_window_of_one_event_fires_one_notification_not_four() -> None:
-    [[page]] = run(Decider(SETTINGS), [{"solo": {**HEALTHY, "quality.overall": 0.39}}], n=1)
+def test_a_window_of_one_event_does_not_page() -> None:
+    # it used to fire four critical_quality alerts (whole traffic, tenant, app, variant)
+    assert run(Decider(SETTINGS), [{"solo": {**HEALTHY, "quality.overall": 0.39}}], n=1) == [[]]
+
+
+def test_a_critical_window_fires_one_notification_not_four() -> None:
+    [[page]] = run(Decider(SETTINGS), [{"solo": {**HEALTHY, "quality.overall": 0.39}}], n=20)
     assert (page.rule, key_of(page)) == ("critical_quality", ALL)
     assert {key_of(r) for r in page.related} == {
         ("solo", None, None),
@@ -156,7 +164,7 @@ def test_a_window_of_one_event_fires_one_notification_not_four() -> None:
 
 def test_without_grouping_every_condition_is_a_notification() -> None:
     settings = SETTINGS.model_copy(update={"alert_grouping": False})
-    [[*alerts]] = run(Decider(settings), [{"solo": {**HEALTHY, "quality.overall": 0.39}}], n=1)
+    [[*alerts]] = run(Decider(settings), [{"solo": {**HEALTHY, "quality.overall": 0.39}}], n=20)
     assert len(alerts) == 4 and all(a.related == [] for a in alerts)
 
 
@@ -171,7 +179,7 @@ def test_a_safety_rate_is_its_own_page_and_wins_the_diagnosis_of_the_quality_pag
 
 def test_the_condition_alerts_stay_available_on_the_decision() -> None:
     decider = Decider(SETTINGS)
-    decider.merge(window_of(0, {"solo": {**HEALTHY, "quality.overall": 0.39}}, n=1))
+    decider.merge(window_of(0, {"solo": {**HEALTHY, "quality.overall": 0.39}}, n=20))
     decider.advance(WINDOW_MS)
     [decision] = [d for d in decider.decide() if d.window.kind == "tumbling"]
     assert len(decision.alerts) == 1 and len(decision.conditions) == 4

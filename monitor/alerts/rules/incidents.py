@@ -237,11 +237,14 @@ class IncidentBook:
         firing: Sequence[Alert],
         traffic: Mapping[SeriesKey, int],
         diagnosis_for: DiagnosisFor,
+        resolved: Sequence[Alert] = (),
     ) -> list[Alert]:
         """The notifications for the window ``[start, end)``.
 
         ``firing`` are the condition alerts firing after the alert book evaluated the
-        window (:meth:`AlertBook.firing`); ``traffic`` the events per series in the window.
+        window (:meth:`AlertBook.firing`); ``traffic`` the events per series in the window;
+        ``resolved`` the condition alerts the window resolved, whose reasons give the
+        incident's (``quiet`` when every one of its cause went quiet, else ``recovered``).
         """
         start_ms, end_ms = window
         span = AlertWindow(start_ms=start_ms, end_ms=end_ms)
@@ -260,7 +263,13 @@ class IncidentBook:
             if not members:
                 if state is not None:
                     del self._open[cause]
-                    update = {"status": "resolved", "window": span, "ends_at_ms": end_ms}
+                    reasons = {a.resolve_reason for a in resolved if cause_of(a.metric) == cause}
+                    update = {
+                        "status": "resolved",
+                        "window": span,
+                        "ends_at_ms": end_ms,
+                        "resolve_reason": "quiet" if reasons == {"quiet"} else "recovered",
+                    }
                     out.append(state.alert.model_copy(update=update))
                 continue
             named = explaining_series([series_key(a) for a in members], traffic)
