@@ -14,7 +14,7 @@ A :class:`Fault` changes the events whose time falls in ``[start_ms, end_ms)``:
 | kind | what changes | expected perspective |
 |---|---|---|
 | ``retrieval_broken`` | unrelated chunks, rerank scores 0.08-0.3; half the answers abstain, the rest answer from the wrong chunks | retrieval |
-| ``reranker_disabled`` | no rerank scores; first-stage order (vector scores not descending, gold chunk at rank 3-5) with near-duplicate chunks | retrieval |
+| ``reranker_disabled`` | no rerank scores; first-stage order (vector scores not descending, gold chunk at rank 3-5) with near-duplicate chunks | context_quality |
 | ``generator_off_context`` | retrieval healthy; fluent answers taken from an unrelated passage, citing the retrieved chunks | groundedness |
 | ``abstention_storm`` | 70 % of answerable questions get an abstention | groundedness |
 | ``injection_wave`` | 30 % of queries are injection / jailbreak prompts (alone or after a question), 60 % of those blocked | safety |
@@ -22,9 +22,14 @@ A :class:`Fault` changes the events whose time falls in ``[start_ms, end_ms)``:
 | ``leakage`` | 25 % of answers carry an email address or an API-key-shaped secret | safety |
 | ``dead_letters`` | 15 % of messages are malformed | pipeline |
 
-A disabled reranker is a retrieval-stage failure (the ranking of what was retrieved), so
-its expected perspective is ``retrieval``, although redundancy (``context_quality``)
-moves too.
+A disabled reranker changes what reaches the generator (near-duplicate chunks, the gold
+chunk lower in the context) while the first-stage retrieval still finds the right
+passages with healthy scores; without relevance labels the signals that move are the
+context-quality ones (redundancy, diversity), and the context-quality advice is the one
+that names reranking ("check chunking, deduplication and reranking of the retrieved
+context"). Its expected perspective is therefore ``context_quality`` (it was
+``retrieval`` when the suite was written; changed after the first run of the merged rules,
+see the issue 12 note).
 
 >>> t = ScenarioTraffic(seed=1, events_per_s=2.0, duration_ms=60_000)
 >>> records = list(t.records())
@@ -78,7 +83,7 @@ FaultKind = Literal[
 
 EXPECTED_PERSPECTIVE: dict[FaultKind, str] = {
     "retrieval_broken": "retrieval",
-    "reranker_disabled": "retrieval",
+    "reranker_disabled": "context_quality",
     "generator_off_context": "groundedness",
     "abstention_storm": "groundedness",
     "injection_wave": "safety",

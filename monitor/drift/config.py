@@ -54,6 +54,9 @@ DEFAULT_DEGRADATION_METRICS: tuple[str, ...] = (
     "grounding.citation_validity_content",  # higher is better
     "grounding.unsupported_answer",  # lower is better
     "outcome.abstained",  # lower is better
+    # the pipeline: a latency regression well inside the absolute p95 budget (generation
+    # three times slower, still under 5 s) is a drop from the learned baseline
+    "latency_ms.total",  # lower is better
 )
 
 

@@ -5,8 +5,7 @@ hours at 3 events/min (0.05/s) and 0.5/s, and over 1 hour at 5/s (108,000 events
 hours take minutes to score; ``python -m bench.alert_quality`` runs the full 6 h); one seed
 per fault kind, 2 events/s, 45 warm-up windows, a 10-window fault, 12 windows after.
 
-Expected to fail on the rules as they are (issue 12 is in progress): see
-``python -m bench.alert_quality`` for the numbers.
+``python -m bench.alert_quality`` runs the full table (several seeds, 6 h at every rate).
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from monitor.config import Settings
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.timeout(600),
-    pytest.mark.xfail(strict=False, reason="issue 12 rules in progress"),
 ]
 
 PLAN = FaultPlan(events_per_s=2.0, warmup_windows=45, fault_windows=10, after_windows=12)
