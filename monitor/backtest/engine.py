@@ -27,14 +27,14 @@ topic (firing and resolved), in the same order.
 >>> from monitor.config import Settings
 >>> import orjson
 >>> lines = [orjson.dumps({"schema_version": "1", "event_id": f"e{i}",
-...     "timestamp_ms": 1_000 * i, "query": {"text": "q"}}) for i in (3, 1, 2)]
+...     "timestamp_ms": 1_000 * i, "query": {"text": "q"}}) for i in range(30, 0, -1)]
 >>> bt = Backtest(Settings(changepoint_metrics=[]))
 >>> alerts = list(bt.alerts(lines + [b"not json"]))
 >>> [a.rule for a in alerts][:1], {a.status for a in alerts}
 (['critical_quality'], {'firing'})
 >>> s = bt.summary
 >>> s.events, s.scored, sum(s.dead_letters.values()), s.windows_closed["tumbling"]
-(4, 3, 1, 1)
+(31, 30, 1, 1)
 """
 
 from __future__ import annotations

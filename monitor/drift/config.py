@@ -177,7 +177,7 @@ class DriftConfig:
         minimum of the rules that read it; 1 for a metric no rule reads).
 
         >>> config = DriftConfig(min_window_events=30)
-        >>> config.min_count("quality.overall"), config.min_count("latency_ms.total")
+        >>> config.min_count("quality.overall"), config.min_count("safety.leakage.detected")
         (30, 20)
         """
         found = 1

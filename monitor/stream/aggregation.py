@@ -132,9 +132,10 @@ class AggregationStage:
 
     # -- what the scoring loop asks ------------------------------------------------------
     async def set_leader(self, leader: bool) -> None:
-        """Lead (publish) or not. Giving up waits for the window being written; taking
-        over reads what is published first (in the background, so the rebalance is not
-        held up), then publishes the pending windows."""
+        """Lead (publish) or not. Giving up waits for the window being written and for
+        every record sent to be acknowledged; taking over reads what is published first
+        (in the background, so the rebalance is not held up), then publishes the pending
+        windows."""
         if self._takeover is not None:
             self._takeover.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -143,6 +144,10 @@ class AggregationStage:
         if not leader:
             async with self._publishing:
                 self.leader = False
+                # a window cut short above may have records still in the producer's
+                # buffer: they reach the broker before another worker reads what is
+                # published, or they would be written twice
+                await self.producer.flush()
         elif not self.leader:
             self._takeover = asyncio.create_task(self._take_over(), name="take-over")
 

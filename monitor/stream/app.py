@@ -90,6 +90,8 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
             # abandoned rather than holding up the shutdown
             if stage is not None:
                 await _bounded(stage.release(), "aggregating stage")  # a waiting assignment
+                # stop publishing, every record sent acknowledged, before leaving the group
+                await _bounded(stage.set_leader(False), "aggregating stage")
             await _bounded(loop.stop(), "scoring consumer")
             if stage is not None:
                 await _bounded(stage.stop(), "aggregating stage")

@@ -19,7 +19,6 @@ from monitor.stream.aggregation import AggregationStage
 from monitor.stream.broker import EmbeddedBroker
 from monitor.stream.group_progress import GroupProgress
 from monitor.stream.kafka import new_producer
-from monitor.stream.publication import Publication
 from monitor.windows.dedupe import SeenEvents
 from monitor.windows.labels import LabelCap
 from monitor.windows.partial import PartialBuilder, SourceRange
@@ -66,24 +65,9 @@ async def until(condition: object, timeout_s: float = 30.0) -> None:
         await asyncio.sleep(0.1)
 
 
-async def closed_by_follower(settings: Settings) -> list[Publication]:
-    """What a worker that never led rendered: every closed window, in order."""
-    producer = new_producer(settings)
-    await producer.start()
-    stage = AggregationStage(settings, Decider(settings), producer)
-    await stage.start()
-    task = asyncio.create_task(stage.run())
-    try:
-        await until(lambda: stage.windows_closed >= 2 * WINDOWS - 2)
-        return stage.pending.take()
-    finally:
-        task.cancel()
-        await stage.stop()
-        await producer.stop()
-
-
-async def take_over(settings: Settings) -> AggregationStage:
-    """A worker closes every window as a follower, then becomes leader."""
+async def follow(settings: Settings, then_lead: bool) -> AggregationStage:
+    """A worker's stage closes every window as a follower; with ``then_lead`` it then
+    becomes leader and publishes what is pending."""
     producer = new_producer(settings)
     await producer.start()
     stage = AggregationStage(settings, Decider(settings), producer)
@@ -92,8 +76,9 @@ async def take_over(settings: Settings) -> AggregationStage:
     try:
         await until(lambda: stage.windows_closed >= 2 * WINDOWS - 2)
         assert stage.windows_published == 0
-        await stage.set_leader(True)
-        await until(lambda: stage.leader and not stage.pending)
+        if then_lead:
+            await stage.set_leader(True)
+            await until(lambda: stage.leader and not stage.pending)
         return stage
     finally:
         task.cancel()
@@ -106,7 +91,7 @@ def test_a_new_leader_publishes_every_window_the_old_one_did_not_and_none_twice(
 ) -> None:
     s = windowed(stream_settings)
     asyncio.run(produce(s, partials(s), topic=s.partials_topic))
-    rendered = asyncio.run(closed_by_follower(s))
+    rendered = asyncio.run(follow(s, then_lead=False)).pending.take()
     with_alerts = [i for i, p in enumerate(rendered) if p.results]
     assert with_alerts, "the degraded windows raise alerts"
     # the old leader published the windows before the first with alerts, then was killed
@@ -118,7 +103,7 @@ def test_a_new_leader_publishes_every_window_the_old_one_did_not_and_none_twice(
         if mine:
             asyncio.run(produce(s, mine, topic=topic))
 
-    stage = asyncio.run(take_over(s))
+    stage = asyncio.run(follow(s, then_lead=True))
     assert stage.windows_published == len(rendered) - cut
 
     every = {r.ident for p in rendered for r in p.records}

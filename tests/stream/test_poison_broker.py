@@ -13,7 +13,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from kafka_io import Record, produce, read_until
+from kafka_io import closed_counts, produce, read_until
 
 from monitor.config import Settings
 from monitor.demo.traffic import TrafficGenerator
@@ -51,22 +51,6 @@ def event_with_time(timestamp_ms: int) -> bytes:
         "query": {"text": "What is the vacation policy?"},
     }
     return json.dumps(body).encode()  # json: orjson cannot write 2**64
-
-
-def closed_counts(records: list[Record]) -> dict[int, int]:
-    """Tumbling window start -> scored events (the last summary of a window wins)."""
-    out = {}
-    for r in records:
-        w = orjson.loads(r.value)
-        if w["kind"] == "tumbling":
-            overall = next(
-                s
-                for s in w["series"]
-                if s["variant"] is None and s["tenant"] is None and s["application"] is None
-            )
-            quality = overall["metrics"].get("quality.overall")  # none: dead letters only
-            out[w["start_ms"]] = 0 if quality is None else quality["count"]
-    return out
 
 
 def health(settings: Settings) -> tuple[int, dict[str, object]]:

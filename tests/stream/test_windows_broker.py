@@ -8,7 +8,7 @@ from pathlib import Path
 
 import orjson
 import pytest
-from kafka_io import kill_worker_after_scores, produce, read_until
+from kafka_io import closed_counts, kill_worker_after_scores, produce, read_until
 
 from monitor.config import Settings
 from monitor.demo.traffic import TrafficGenerator
@@ -30,21 +30,6 @@ def windowed(settings: Settings) -> Settings:
             "window_idle_close_s": 3.0,
         }
     )
-
-
-def closed_counts(records: list) -> dict[int, int]:  # type: ignore[type-arg]
-    """Tumbling window start -> events (the last summary of a window wins)."""
-    out = {}
-    for r in records:
-        w = orjson.loads(r.value)
-        if w["kind"] == "tumbling":
-            overall = next(
-                s
-                for s in w["series"]
-                if s["variant"] is None and s["tenant"] is None and s["application"] is None
-            )
-            out[w["start_ms"]] = overall["metrics"]["quality.overall"]["count"]
-    return out
 
 
 def test_sigkill_then_restart_every_window_counts_each_distinct_event_once(
