@@ -164,10 +164,10 @@ class AggregationStage:
         async with self._publishing:
             self.published = published
             self.leader = True
-            backlog = self.pending.take()
-            for publication in backlog:
+            waiting = len(self.pending)
+            for publication in self.pending.drain():  # one cut short stays pending
                 await self._publish(publication)
-        log.info("leading: %d closed windows were waiting to be published", len(backlog))
+        log.info("leading: %d closed windows were waiting to be published", waiting)
 
     async def resume_offsets(
         self, assigned: set[TopicPartition], timeout_s: float = 60.0

@@ -24,6 +24,7 @@ can tell which records of the last window the previous one managed to write.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 __all__ = [
@@ -90,6 +91,24 @@ class PendingPublications:
         items = list(self._items)
         self._items.clear()
         return items
+
+    def drain(self) -> Iterator[Publication]:
+        """Each pending publication, oldest first; one is forgotten only when the next is
+        asked for, so a publication whose writing is cut short stays pending.
+
+        >>> pending = PendingPublications(horizon_ms=10**9)
+        >>> for start in (0, 60_000):
+        ...     pending.add(Publication("tumbling", start, start + 60_000, [],
+        ...                             summary_record("w", "tumbling", start, b"{}")))
+        >>> drained = pending.drain()
+        >>> next(drained).start_ms, len(pending)
+        (0, 2)
+        >>> next(drained).start_ms, len(pending)
+        (60000, 1)
+        """
+        while self._items:
+            yield self._items[0]
+            self._items.popleft()
 
     def __len__(self) -> int:
         return len(self._items)

@@ -57,4 +57,6 @@ def test_one_megabyte_of_text_is_fast() -> None:
     started = time.perf_counter()
     abstained_from_text(text)
     abstained_from_text("no information " * 70_000)
-    assert time.perf_counter() - started < 0.5
+    # a guard against catastrophic backtracking (quadratic: minutes), not a speed target
+    # (that is `make bench`): a loaded 2-core CI machine took 0.57 s once
+    assert time.perf_counter() - started < 5.0
