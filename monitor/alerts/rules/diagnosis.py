@@ -58,6 +58,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from monitor.alerts.alert import Diagnosis
 from monitor.drift.direction import higher_is_better
+from monitor.drift.evidence import mean_lower_bound, mean_upper_bound
 from monitor.drift.stats import WindowStats
 from monitor.windows.metric_ids import PERSPECTIVE, RATE_METRICS, Perspective
 
@@ -150,6 +151,27 @@ def worsening(
     return 0.0
 
 
+EVIDENCE_CONFIDENCE = 0.99
+"""One-sided confidence of the diagnosis' evidence check of a mean."""
+
+
+def _most_favourable(metric: str, count: int, mean: float, stddev: float | None) -> float:
+    """The best value of the mean that the window still supports (its one-sided
+    ``EVIDENCE_CONFIDENCE`` bound on the good side), so that noise in a small window does
+    not make a healthy stage look failing; the mean itself without a spread.
+
+    >>> _most_favourable("quality.diversity_score", 30, 0.5, 0.3) > 0.6
+    True
+    >>> _most_favourable("quality.diversity_score", 30, 0.5, None)
+    0.5
+    """
+    if count < 2 or stddev is None or stddev != stddev:
+        return mean
+    if higher_is_better(metric):
+        return mean_upper_bound(count, mean, stddev, EVIDENCE_CONFIDENCE)
+    return max(0.0, mean_lower_bound(count, mean, stddev, EVIDENCE_CONFIDENCE))
+
+
 def diagnose(
     failing_metrics: Iterable[str],
     stats: Mapping[str, WindowStats],
@@ -175,6 +197,8 @@ def diagnose(
         mean, baseline = window.mean, baselines(metric)
         if mean is None or baseline is None:
             continue
+        if metric not in RATE_METRICS:  # a mean counts as dropped only with evidence
+            mean = _most_favourable(metric, window.count, mean, getattr(window, "stddev", None))
         worse = worsening(metric, mean, baseline, ratio, window.count)
         if worse is None:
             continue
