@@ -81,7 +81,7 @@ __all__ = [
 
 MAX_COMPARED = 20
 
-Trigrams = frozenset[tuple[str, str, str]] | set[tuple[str, str, str]]
+Trigrams = frozenset[str] | set[str]
 
 
 def _idf_row(n: int) -> list[float]:
@@ -95,8 +95,8 @@ _IDF = [_idf_row(n) for n in range(MAX_COMPARED + 1)]
 def ngram_overlap(a: Trigrams, b: Trigrams) -> float:
     """003's pair overlap ``|a ∩ b| / min(|a|, |b|)``; 0.0 when either set is empty.
 
-    >>> g = {("a", "b", "c"), ("b", "c", "d")}
-    >>> h = {("b", "c", "d"), ("c", "d", "e"), ("d", "e", "f")}
+    >>> g = {"a b c", "b c d"}
+    >>> h = {"b c d", "c d e", "d e f"}
     >>> ngram_overlap(g, h), ngram_overlap(g, set())
     (0.5, 0.0)
     """

@@ -36,7 +36,22 @@ STOP_WORDS = frozenset(
 
 
 def tokenize(text: str) -> list[str]:
-    return _TOKEN.findall(text.lower())
+    """The tokens of ``text``, lower-cased: ``_TOKEN.findall(text.lower())``.
+
+    No token holds whitespace, so the text is split at whitespace first and only pieces
+    with a character other than a letter or digit go through the regex (``str.isalnum``
+    is the regex's ``[^\\W_]``); about half the words of prose are such pieces, and the
+    split is several times faster than the scan.
+    """
+    out: list[str] = []
+    append = out.append
+    findall = _TOKEN.findall
+    for piece in text.lower().split():
+        if piece.isalnum():
+            append(piece)
+        else:
+            out += findall(piece)
+    return out
 
 
 def token_spans(text: str) -> list[tuple[int, int]]:

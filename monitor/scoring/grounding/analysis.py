@@ -1,7 +1,7 @@
-"""The analysis of one text (tokens, terms, numbers, phrase, trigrams), memoised and
-shared by context quality and grounding: the chunks are analysed once for both, and a chunk
-retrieved again later costs a dictionary look-up. Results are the same with or without the
-memo."""
+"""The analysis of one text (tokens, terms, numbers, phrase, trigrams), kept in the
+process's :mod:`~monitor.scoring.chunk_cache` and shared by context quality and grounding:
+the chunks are analysed once for both, and a chunk retrieved again later costs a
+dictionary look-up. Results are the same with or without the cache."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections import Counter
 from itertools import chain
 from operator import mul
 
+from monitor.scoring.chunk_cache import chunk_cache
 from monitor.scoring.grounding.numbers import (
     DIGITS,
     PERCENT_NEXT,
@@ -25,13 +26,6 @@ __all__ = ["TextAnalysis", "analyse", "clear_caches"]
 
 #: up to this many "%" a text is tokenised piece by piece, beyond it twice
 _SPLIT_PERCENTS = 16
-
-# Memo bounds: texts up to 16 KB are cached, 1 M characters in all. A full memo is
-# replaced (never cleared in place), so a caller holding the old table keeps a consistent
-# view.
-_CACHEABLE_CHARS = 16_384
-_CACHE_BUDGET = 1_000_000
-_CACHE_ENTRIES = 20_000
 
 
 class TextAnalysis:
@@ -92,7 +86,7 @@ class TextAnalysis:
         self._content_counts: Counter[str] | None = None
         self._content_square_sum = -1
         self._content_keys: frozenset[str] | None = None
-        self._trigrams: frozenset[tuple[str, str, str]] | None = None
+        self._trigrams: frozenset[str] | None = None
 
     @classmethod
     def of_hay(cls, hay: list[str]) -> TextAnalysis:
@@ -244,39 +238,28 @@ class TextAnalysis:
         return self._content_square_sum
 
     @property
-    def trigrams(self) -> frozenset[tuple[str, str, str]]:
-        """The set of word trigrams of ``tokens``."""
+    def trigrams(self) -> frozenset[str]:
+        """The set of word trigrams of ``tokens``, each its three tokens joined by spaces
+        (no token holds a space; strings, unlike tuples, are not tracked by the garbage
+        collector, which made the set three times slower to build among many objects)."""
         if self._trigrams is None:
             t = self.tokens
-            self._trigrams = frozenset(zip(t, t[1:], t[2:], strict=False))
+            self._trigrams = frozenset(map(" ".join, zip(t, t[1:], t[2:], strict=False)))
         return self._trigrams
 
 
-class _Texts:
-    """The bounded memo of text analyses."""
-
-    table: dict[str, TextAnalysis] = {}  # noqa: RUF012
-    chars = 0
-
-
 def clear_caches() -> None:
-    """Forget every memoised analysis (benchmarks measure cold runs with it)."""
-    _Texts.table = {}
-    _Texts.chars = 0
+    """Forget every cached analysis and token term (benchmarks measure cold runs)."""
+    chunk_cache().clear()
     clear_term_memos()
 
 
 def analyse(text: str) -> TextAnalysis:
-    """The (memoised) :class:`TextAnalysis` of ``text``."""
-    if len(text) > _CACHEABLE_CHARS:
+    """The :class:`TextAnalysis` of ``text``, from the process's chunk cache."""
+    entry = chunk_cache().entry(text)
+    if entry is None:
         return TextAnalysis(text)
-    cache = _Texts.table
-    found = cache.get(text)
+    found = entry.analysis
     if found is None:
-        found = TextAnalysis(text)
-        if _Texts.chars + len(text) > _CACHE_BUDGET or len(cache) >= _CACHE_ENTRIES:
-            cache = _Texts.table = {}
-            _Texts.chars = 0
-        cache[text] = found
-        _Texts.chars += len(text)
+        found = entry.analysis = TextAnalysis(text)
     return found

@@ -144,7 +144,11 @@ ANCHORS: dict[str, tuple[str, ...]] = {
     "i_user_q": ("user users", "ignore disregard forget skip do don"),
     "i_tell_user": ("advise ask convince inform instruct tell urge", "user"),
     "i_instead": ("instead", "answer output print reply respond say write"),
-    "i_when_asked": ("when",),
+    "i_when_asked": (
+        "when",
+        "ask* quer*",
+        "when+the+user when+users when+anyone when+someone when+you+are",
+    ),
     "i_your_new": (
         "your",
         "new real actual updated true revised",

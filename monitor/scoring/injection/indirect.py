@@ -12,7 +12,8 @@ rule runs by the pre-check of :mod:`.anchors`. The chunks of an event are first 
 one text (joined by line breaks), so a typical event is cleared in one pass: a word, a
 string or an obfuscation trigger in a chunk is also one in the joined text.
 
-Results per chunk content are kept in a small LRU cache (chunks repeat across events);
+Results per chunk content are kept in the process's chunk cache
+(:mod:`monitor.scoring.chunk_cache`: chunks repeat across events);
 ``score_indirect(chunks, cache=False)`` bypasses it, with the same results.
 
 >>> from monitor.events import Chunk
@@ -26,11 +27,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 
 from monitor.events.construct import construct
 from monitor.events.rag_event import Chunk
 from monitor.events.scored_event import Injection
+from monitor.scoring.chunk_cache import chunk_cache
 from monitor.scoring.injection.anchors import quiet
 from monitor.scoring.injection.bank import Scan, bank, collect
 from monitor.scoring.injection.catalogue import FAMILIES, build, select
@@ -38,8 +39,6 @@ from monitor.scoring.injection.common import IO, Evidence, action_for, combined_
 from monitor.scoring.injection.evidence import adjust, prepare
 
 __all__ = [
-    "CACHE_MAX_CHARS",
-    "CACHE_SIZE",
     "GATE",
     "INDIRECT",
     "RULES",
@@ -174,12 +173,8 @@ def _chunk_score(text: str) -> tuple[float, tuple[str, ...]]:
     return score, tuple(cats)
 
 
-CACHE_SIZE = 2048
-"""Chunk contents whose results are kept (least recently used first out)."""
-CACHE_MAX_CHARS = 4096
-"""Longer chunks are not cached."""
-
-_cached_chunk_score = lru_cache(maxsize=CACHE_SIZE)(_chunk_score)
+_QUIET: tuple[float, tuple[str, ...]] = (0.0, ())
+"""The result of a chunk that no indirect rule can match."""
 
 
 def score_indirect(chunks: Sequence[Chunk], *, cache: bool = True) -> Injection:
@@ -197,15 +192,20 @@ def score_indirect(chunks: Sequence[Chunk], *, cache: bool = True) -> Injection:
     >>> score_indirect([Chunk(content=doc), Chunk(content=bad)]).action
     'block'
     """
-    if len(chunks) > 1 and quiet("\n".join([chunk.content for chunk in chunks])):
-        return construct(Injection, score=0.0, categories=[], action="allow")
+    kept = chunk_cache() if cache else None
+    entries = [None if kept is None else kept.entry(chunk.content) for chunk in chunks]
+    results = [None if entry is None else entry.indirect for entry in entries]
+    todo = [i for i, result in enumerate(results) if result is None]
+    # the chunks not known yet, checked as one text first: quiet together, quiet each
+    if len(todo) > 1 and quiet("\n".join([chunks[i].content for i in todo])):
+        for i in todo:
+            results[i] = _QUIET
     best: tuple[float, tuple[str, ...]] | None = None
-    for chunk in chunks:
-        text = chunk.content
-        if cache and len(text) <= CACHE_MAX_CHARS:
-            result = _cached_chunk_score(text)
-        else:
-            result = _chunk_score(text)
+    for chunk, entry, result in zip(chunks, entries, results, strict=True):
+        if result is None:
+            result = _chunk_score(chunk.content)
+        if entry is not None:
+            entry.indirect = result
         if best is None or result[0] > best[0]:
             best = result
     if best is None:

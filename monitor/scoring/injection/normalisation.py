@@ -288,9 +288,23 @@ def without_separators(norm: str) -> str:
     return _HYPHENATED.sub("", norm)
 
 
+_TYPOGRAPHIC: dict[int, str] = {
+    **{
+        cp: to
+        for cp, to in _SPECIAL.items()
+        if cp < 0x10000 and isinstance(to, str) and to in "'\"-"
+    },
+    0x2026: "...",  # NFKC
+    0x00A0: " ",  # NFKC
+}
+_NOT_TYPOGRAPHIC = re.compile("[^\x00-\x7f" + "".join(map(chr, _TYPOGRAPHIC)) + "]")
+
+
 def plain_bytes(text: str) -> tuple[bytes, bytes] | None:
-    """For a pre-check, in bytes: when ``text`` is ASCII, has no control characters, no
-    "_" and no obfuscation trigger but intra-word separators, the lower-cased text
+    """For a pre-check, in bytes: when ``text`` is ASCII (once its typographic quotes,
+    dashes, ellipses and no-break spaces are read as :func:`normalise` reads them), has no
+    control characters and
+    no obfuscation trigger but intra-word separators, the lower-cased text
     (whitespace as is) and the same without the separators. The words of every copy
     :func:`copies` makes are words of one of these two, and so are its strings without
     whitespace. None otherwise (also when a trigger cannot be ruled out quickly).
@@ -300,15 +314,20 @@ def plain_bytes(text: str) -> tuple[bytes, bytes] | None:
     >>> plain_bytes("i g n o r e it") is None
     True
     """
+    if not text.isascii():
+        # typographic quotes, dashes, ellipses and no-break spaces (common in real prose)
+        # become what normalise() makes of them; any other non-ASCII character: None
+        if _NOT_TYPOGRAPHIC.search(text):
+            return None
+        text = text.translate(_TYPOGRAPHIC)
     raw = text.encode()
-    if not raw.isascii() or b"_" in raw:
-        return None
     if len(raw.translate(None, _ASCII_CONTROL_BYTES)) != len(raw):
         return None
     if b"b" * 16 in raw.translate(_B64_MAP):
         return None
     spacing = raw.translate(_SPACING_MAP)
-    if b"wswswsw" in spacing and _SPACED_CLASSES.search(spacing):
+    underscore = b"_" in raw  # a word character and a separator: ask the full check
+    if underscore or (b"wswswsw" in spacing and _SPACED_CLASSES.search(spacing)):
         norm = " ".join(text.lower().split())
         if _maybe_spaced(text, norm) and _spacing_copy(text) is not None:
             return None
@@ -318,7 +337,7 @@ def plain_bytes(text: str) -> tuple[bytes, bytes] | None:
     if b"rot" in low and _ROT_SPACED.search(low):
         return None
     joined = low
-    if b"-" in low or b"." in low or b"*" in low:
+    if underscore or b"-" in low or b"." in low or b"*" in low:
         joined = _HYPHENATED_BYTES.sub(b"", low)
     leet = raw.translate(_LEET_MAP_ANY_CASE)
     if (b"a1" in leet or b"1a" in leet) and _LEET_TRIGGER_BYTES.search(joined):

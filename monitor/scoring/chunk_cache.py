@@ -1,0 +1,135 @@
+"""Per-text analyses shared by the scorer families and kept across events: a least
+recently used cache keyed by the text's content, bounded in bytes.
+
+A popular passage is retrieved thousands of times; its tokens, terms, trigrams, TF-IDF
+counts (:class:`~monitor.scoring.grounding.TextAnalysis`) and its indirect-injection
+result are computed the first time and looked up afterwards. The key is the text itself
+(a hash table on the content's hash, confirmed by comparing the content), so two texts
+never share an entry and a hit returns exactly what a miss computes.
+
+Budget: each entry is charged an upper bound of what it can hold once every part is
+computed, ``ENTRY_BYTES + BYTES_PER_CHAR * len(text)`` (measured on real prose with
+every part of the analysis filled in; ``make bench`` checks the cache's real footprint
+against its budget). When the charges pass ``budget_bytes`` the least recently used
+entries are dropped. Texts charged more than a quarter of the budget are never cached, so one
+huge chunk cannot flush the rest. ``budget_bytes = 0`` disables caching.
+
+>>> cache = ChunkCache(budget_bytes=ChunkCache.charge("x" * 100) * 4)
+>>> a = cache.entry("a" * 100)
+>>> a.indirect = (0.0, ())
+>>> _ = [cache.entry(ch * 100) for ch in "bcd"]
+>>> cache.entry("a" * 100) is a, len(cache)
+(True, 4)
+>>> _ = cache.entry("e" * 100)  # "b" * 100 is the least recently used: it goes
+>>> [text[0] for text in cache.texts()], cache.used_bytes <= cache.budget_bytes
+(['c', 'd', 'a', 'e'], True)
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from monitor.scoring.grounding.analysis import TextAnalysis
+
+__all__ = [
+    "BYTES_PER_CHAR",
+    "DEFAULT_BUDGET_BYTES",
+    "ENTRY_BYTES",
+    "ChunkCache",
+    "ChunkEntry",
+    "chunk_cache",
+    "configure_chunk_cache",
+]
+
+DEFAULT_BUDGET_BYTES = 512 * 1024 * 1024
+"""512 MiB: some 10,000 passages of 1 KB with every part computed."""
+
+BYTES_PER_CHAR = 48
+"""An analysed text holds about 37 bytes per character of prose once every part is
+computed (measured with ``tracemalloc`` on pydoc_data passages: trigrams 17, tokens 9,
+term sets 5, the rest 6); 48 leaves room. ``tests/scoring/test_chunk_cache.py`` checks
+the bound."""
+
+ENTRY_BYTES = 2_048
+"""The fixed part: the entry, its dictionary slots and the small containers of an
+analysis of a short text."""
+
+
+class ChunkEntry:
+    """What is known of one text: filled in by the scorers that need it."""
+
+    __slots__ = ("analysis", "indirect")
+
+    def __init__(self) -> None:
+        self.analysis: TextAnalysis | None = None
+        self.indirect: tuple[float, tuple[str, ...]] | None = None
+
+
+class ChunkCache:
+    """A least recently used map from text to :class:`ChunkEntry`, bounded in bytes."""
+
+    __slots__ = ("_entries", "budget_bytes", "hits", "max_chars", "misses", "used_bytes")
+
+    def __init__(self, budget_bytes: int = DEFAULT_BUDGET_BYTES) -> None:
+        if budget_bytes < 0:
+            raise ValueError("budget_bytes must be >= 0")
+        self.budget_bytes = budget_bytes
+        self.max_chars = max(0, (budget_bytes // 4 - ENTRY_BYTES) // BYTES_PER_CHAR)
+        self.used_bytes = 0
+        self.hits = 0
+        self.misses = 0
+        self._entries: OrderedDict[str, ChunkEntry] = OrderedDict()
+
+    @staticmethod
+    def charge(text: str) -> int:
+        """The bytes an entry for ``text`` is charged."""
+        return ENTRY_BYTES + BYTES_PER_CHAR * len(text)
+
+    def entry(self, text: str) -> ChunkEntry | None:
+        """The entry of ``text`` (made on a miss); None when ``text`` is too long to keep."""
+        entries = self._entries
+        found = entries.get(text)
+        if found is not None:
+            entries.move_to_end(text)
+            self.hits += 1
+            return found
+        if len(text) > self.max_chars:
+            return None
+        self.misses += 1
+        found = entries[text] = ChunkEntry()
+        self.used_bytes += self.charge(text)
+        while self.used_bytes > self.budget_bytes:
+            old, _ = entries.popitem(last=False)
+            self.used_bytes -= self.charge(old)
+        return found
+
+    def texts(self) -> Iterator[str]:
+        """The cached texts, least recently used first."""
+        return iter(self._entries)
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self.used_bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class _Shared:
+    cache = ChunkCache()
+
+
+def chunk_cache() -> ChunkCache:
+    """The process's cache (used by :func:`~monitor.scoring.grounding.analyse` and
+    :func:`~monitor.scoring.injection.score_indirect`)."""
+    return _Shared.cache
+
+
+def configure_chunk_cache(budget_bytes: int) -> ChunkCache:
+    """Replace the process's cache by an empty one of ``budget_bytes`` (the CLI does this
+    once, from ``MONITOR_CHUNK_CACHE_BYTES``)."""
+    _Shared.cache = ChunkCache(budget_bytes)
+    return _Shared.cache
