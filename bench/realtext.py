@@ -12,7 +12,8 @@ Chunks are added until the event is about ``size_kb`` KB of JSON (8 KB: 8 or 9 c
 popularity (the ``r``-th most popular passage has weight ``1 / r``), as in production where
 a few documents answer most questions. ``reuse=False``: every chunk is new text: sentences
 drawn from one topic (in their order) until 100-200 words, so no two chunks are alike and
-no per-chunk cache can help.
+no per-chunk cache can help. ``labelled=True`` adds what ``ragmon eval`` needs: the
+first chunk as the relevant one, the question answerable.
 
 >>> events = RealTextEvents(seed=1, size_kb=8, reuse=False).events(3)
 >>> [7_000 < len(orjson.dumps(e)) < 10_000 for e in events]
@@ -57,10 +58,19 @@ def _split(content: str) -> list[str]:
 class RealTextEvents:
     """Seeded events of about ``size_kb`` KB; the same seed gives the same events."""
 
-    def __init__(self, seed: int, size_kb: int, *, reuse: bool, corpus: Corpus | None = None):
+    def __init__(
+        self,
+        seed: int,
+        size_kb: int,
+        *,
+        reuse: bool,
+        labelled: bool = False,
+        corpus: Corpus | None = None,
+    ):
         self.rng = random.Random(f"realtext:{seed}:{size_kb}:{reuse}")
         self.content_bytes = size_kb * 1024 - 700  # the rest of the event is about 700 B
         self.reuse = reuse
+        self.labelled = labelled
         self.corpus = corpus or load_corpus()
         ranks = list(range(len(self.corpus.chunks)))
         self.rng.shuffle(ranks)
@@ -95,7 +105,7 @@ class RealTextEvents:
         rerank = _descending(rng, len(chunks), 0.96, 0.06)
         self._index += 1
         digest = hashlib.sha256(f"{id(self)}:{self._index}".encode()).hexdigest()
-        return {
+        event: dict[str, Any] = {
             "schema_version": "1",
             "event_id": digest[:32],
             "timestamp_ms": 1_767_225_600_000 + self._index * 10,
@@ -116,6 +126,9 @@ class RealTextEvents:
             "response": {"text": answer, "citations": [{"chunk_id": chunks[0][0]}]},
             "latency_ms": {"retrieve": 40.0, "generate": 900.0, "total": 960.0},
         }
+        if self.labelled:  # the first chunk answers the question (what ragmon eval needs)
+            event["labels"] = {"relevant_chunks": {chunks[0][0]: 1.0}, "answerable": True}
+        return event
 
     def _room(self, chunks: list[tuple[str, str, str]]) -> bool:
         """Room for one more chunk (of about 1 KB, with its fields)?"""

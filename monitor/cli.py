@@ -15,6 +15,7 @@ from typing import IO, NoReturn
 
 from monitor.config import Settings, load_settings, masked
 from monitor.errors import MonitorError
+from monitor.scoring.chunk_cache import configure_chunk_cache
 
 __all__ = ["main"]
 
@@ -161,6 +162,7 @@ def _score(path: Path | None, settings: Settings, out: IO[bytes]) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     settings = load_settings()
+    configure_chunk_cache(settings.chunk_cache_bytes)
     if args.command == "config":
         print(json.dumps(masked(settings), indent=2, sort_keys=True))
         return 0

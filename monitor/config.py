@@ -20,6 +20,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from monitor.alerts.endpoint import AlertEndpoint
 from monitor.drift.config import DEFAULT_DEGRADATION_METRICS
 from monitor.errors import ConfigError
+from monitor.scoring.chunk_cache import DEFAULT_BUDGET_BYTES
 
 __all__ = ["MASK", "Settings", "load_settings", "masked"]
 
@@ -57,6 +58,9 @@ class Settings(BaseSettings):
     batch_max_events: int = Field(default=1000, ge=1)
     batch_timeout_ms: int = Field(default=200, ge=1)
     max_message_bytes: int = Field(default=16_777_216, ge=1_048_576)
+    chunk_cache_bytes: int = Field(default=DEFAULT_BUDGET_BYTES, ge=0)
+    """Budget of the per-chunk analysis cache (:mod:`monitor.scoring.chunk_cache`); 0
+    turns it off."""
 
     # Poison messages (issue 11): event-time bounds, dead-letter size, readiness
     # an event time further than this behind or ahead of the consumer's clock is a dead
