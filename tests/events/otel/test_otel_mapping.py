@@ -239,7 +239,7 @@ def test_unmappable_traces_say_why() -> None:
     ).value.double_value = float("nan")
     with pytest.raises(EventError) as invalid:
         map_trace(spans_of(bad_score))
-    assert (invalid.value.reason, invalid.value.field) == ("invalid_value", "chunks.*.score")
+    assert (invalid.value.reason, invalid.value.field) == ("invalid_value", "chunks.*.rerank_score")
 
 
 @pytest.mark.parametrize(
