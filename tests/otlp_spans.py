@@ -130,11 +130,11 @@ def openinference_trace(trace_id: str, t0_ns: int, *, query: str = QUERY) -> lis
     for i, (doc_id, content, score) in enumerate(DOCS):
         p = f"retrieval.documents.{i}.document"
         retrieved |= {f"{p}.id": doc_id, f"{p}.content": content, f"{p}.score": score}
-    retrieved[f"retrieval.documents.0.document.metadata"] = orjson.dumps(
+    retrieved["retrieval.documents.0.document.metadata"] = orjson.dumps(
         {"document_id": "hr-leave", "section_title": "Leave"}
     ).decode()
     reranked: dict[str, Any] = {"reranker.query": query}
-    for i, (doc_id, content, score) in enumerate([DOCS[1], DOCS[0]]):
+    for i, (doc_id, content, _) in enumerate([DOCS[1], DOCS[0]]):
         p = f"reranker.output_documents.{i}.document"
         reranked |= {f"{p}.id": doc_id, f"{p}.content": content, f"{p}.score": 0.9 - i / 10}
     return [

@@ -153,6 +153,10 @@ class TraceAssembler:
                     lowest[key] = offset
         return lowest
 
+    def pending_sources(self) -> set[Source]:
+        """Every message that feeds a waiting trace."""
+        return {source for p in self._pending.values() for source in p.sources}
+
     def _complete(self, trace_id: str, why: Why) -> CompletedTrace:
         p = self._pending.pop(trace_id)
         if self._done.maxlen:

@@ -151,7 +151,7 @@ def test_trace_split_across_messages_is_assembled(encoding: str) -> None:
     other = "0" * 31 + "1"
     spans = openinference_trace(TRACE, T0)
     messages = [
-        encode(request([spans[1]] + gen_ai_trace(other, T0)[1:]), encoding),
+        encode(request([spans[1], *gen_ai_trace(other, T0)[1:]]), encoding),
         encode(request([spans[2], spans[3]]), encoding),
         encode(request([spans[0], gen_ai_trace(other, T0)[0]]), encoding),
     ]
