@@ -265,3 +265,48 @@ def test_bad_messages_are_decode_errors(payload: bytes, encoding: str, reason: s
         decode_traces(payload, encoding)  # type: ignore[arg-type]
     assert (err.value.stage, err.value.reason) == ("decode", reason)
     assert "not protobuf" not in str(err.value)  # never quotes the payload
+
+
+@pytest.mark.parametrize(
+    ("attributes", "events"),
+    [
+        (  # OpenLLMetry: flattened gen_ai.prompt.N / gen_ai.completion.N
+            {
+                "gen_ai.system": "openai",
+                "gen_ai.request.model": "gpt-4o",
+                "gen_ai.prompt.0.role": "system",
+                "gen_ai.prompt.0.content": "Answer briefly.",
+                "gen_ai.prompt.1.role": "user",
+                "gen_ai.prompt.1.content": QUERY,
+                "gen_ai.completion.0.role": "assistant",
+                "gen_ai.completion.0.content": ANSWER,
+            },
+            [],
+        ),
+        (  # semconv <= 1.36 events recorded on the span, body in gen_ai.event.content
+            {"gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-4o"},
+            [
+                (
+                    "gen_ai.user.message",
+                    {"gen_ai.event.content": orjson.dumps({"content": QUERY}).decode()},
+                ),
+                (
+                    "gen_ai.choice",
+                    {
+                        "gen_ai.event.content": orjson.dumps(
+                            {"message": {"content": ANSWER}}
+                        ).decode()
+                    },
+                ),
+            ],
+        ),
+    ],
+)
+def test_older_gen_ai_message_forms(attributes: dict[str, object], events: list) -> None:  # type: ignore[type-arg]
+    spans = [
+        make_span(TRACE, "e1" * 8, None, "ask", T0, T0 + 100 * MS, attributes, events),
+    ]
+    event = map_trace(spans_of(spans))
+    assert event.query.text == QUERY
+    assert event.response is not None and event.response.text == ANSWER
+    assert event.chunks == [] and event.latency_ms.generate == 100.0
