@@ -47,7 +47,6 @@ or LLM span (OpenInference or gen_ai conventions)
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -79,7 +78,6 @@ LABEL_ATTRIBUTES = {
     "experiment": "ragmon.experiment",
     "variant": "ragmon.variant",
 }
-_INDEXED = re.compile(r"(\d+)\.(.+)")
 
 
 @dataclass(frozen=True)
@@ -151,9 +149,9 @@ def _indexed(attributes: dict[str, Any], prefix: str) -> list[dict[str, Any]]:
     start = prefix + "."
     for key, value in attributes.items():
         if key.startswith(start):
-            match = _INDEXED.fullmatch(key[len(start) :])
-            if match:
-                by_index.setdefault(int(match.group(1)), {})[match.group(2)] = value
+            index, _, rest = key[len(start) :].partition(".")
+            if rest and index.isdigit() and index.isascii():
+                by_index.setdefault(int(index), {})[rest] = value
     items = [by_index[i] for i in sorted(by_index)]
     structured = attributes.get(prefix)
     if not items and isinstance(structured, list):
