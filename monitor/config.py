@@ -75,6 +75,21 @@ class Settings(BaseSettings):
     health_max_failed_batches: int = Field(default=3, ge=1)
     health_window_stall_s: float = Field(default=300.0, gt=0)
 
+    # OpenTelemetry traces in (issue 16): with otlp_enabled the worker also reads OTLP
+    # traces from otlp_topic as the Collector's Kafka exporter writes them (encoding
+    # otlp_proto or otlp_json), maps each trace to a RagEvent on events_topic and
+    # dead-letters a trace it cannot map (monitor/stream/otlp_bridge.py). A trace is
+    # complete otlp_trace_grace_ms after its last span once its root span has arrived,
+    # or otlp_trace_max_wait_ms after its first span; at most otlp_max_pending_traces
+    # traces of at most otlp_max_spans_per_trace spans wait in memory.
+    otlp_enabled: bool = False
+    otlp_topic: str = "otlp_spans"
+    otlp_encoding: Literal["otlp_proto", "otlp_json"] = "otlp_proto"
+    otlp_trace_grace_ms: int = Field(default=2_000, ge=0)
+    otlp_trace_max_wait_ms: int = Field(default=30_000, ge=0)
+    otlp_max_pending_traces: int = Field(default=10_000, ge=1)
+    otlp_max_spans_per_trace: int = Field(default=1_000, ge=1)
+
     # The worker's own HTTP endpoint (liveness), loopback unless configured otherwise
     web_host: str = "127.0.0.1"
     web_port: int = Field(default=6066, ge=0, le=65535)
@@ -197,7 +212,7 @@ class Settings(BaseSettings):
         return self
 
     def topics(self) -> list[str]:
-        return [
+        topics = [
             self.events_topic,
             self.scores_topic,
             self.dlq_topic,
@@ -206,6 +221,7 @@ class Settings(BaseSettings):
             self.partials_topic,
             self.windows_topic,
         ]
+        return [*topics, self.otlp_topic] if self.otlp_enabled else topics
 
     def single_partition_topics(self) -> set[str]:
         """Internal topics read in one global order (partials, closed windows)."""

@@ -32,6 +32,7 @@ from monitor.stream.aggregation import AggregationStage
 from monitor.stream.alert_delivery import run_deliveries
 from monitor.stream.health import Readiness
 from monitor.stream.kafka import ensure_topics, new_producer
+from monitor.stream.otlp_bridge import OtlpBridge, OtlpStats
 from monitor.stream.scoring_loop import LoopStats, ScoringLoop
 from monitor.stream.window_feed import WindowFeed
 from monitor.windows.labels import LabelPolicy
@@ -63,6 +64,7 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
     metrics = MonitorMetrics(
         registry, settings.max_label_values, LabelPolicy.from_settings(settings)
     )
+    otlp_stats = OtlpStats()
     deliveries = DeliveryStats()
     metrics.deliveries.source = deliveries
     state: dict[str, Any] = {"running": False, "stage": None}
@@ -78,6 +80,8 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
         stage = AggregationStage(settings, Decider(settings), producer, metrics) if on else None
         feed = WindowFeed(settings, metrics, stage.seen) if stage is not None else None
         loop = ScoringLoop(settings, stats, feed=feed, stage=stage, producer=producer)
+        # OpenTelemetry traces in: a second source, mapped onto the events topic
+        bridge = OtlpBridge(settings, producer, otlp_stats) if settings.otlp_enabled else None
         tasks: list[asyncio.Task[None]] = []
         closing_task: list[asyncio.Future[None]] = []
 
@@ -93,6 +97,8 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
                 # stop publishing, every record sent acknowledged, before leaving the group
                 await _bounded(stage.set_leader(False), "aggregating stage")
             await _bounded(loop.stop(), "scoring consumer")
+            if bridge is not None:
+                await _bounded(bridge.stop(), "OTLP consumer")
             if stage is not None:
                 await _bounded(stage.stop(), "aggregating stage")
             await _bounded(producer.stop(), "producer")
@@ -117,6 +123,10 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
             state["running"], state["stage"] = True, stage
             log.info("scoring %s -> %s", settings.events_topic, settings.scores_topic)
             tasks.append(asyncio.create_task(loop.run(), name="score"))
+            if bridge is not None:
+                await bridge.start()
+                log.info("mapping OTLP traces %s -> %s", settings.otlp_topic, settings.events_topic)
+                tasks.append(asyncio.create_task(bridge.run(), name="otlp"))
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
                 task.result()  # a task that ended raised: surface it
@@ -144,6 +154,8 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
     @app.page("/healthz")
     async def healthz(web: Any, request: Any) -> Any:
         body = {"status": "ok" if state["running"] else "starting_or_failed", **stats.as_dict()}
+        if settings.otlp_enabled:
+            body["otlp"] = otlp_stats.as_dict()
         stage = state["stage"]
         watermark_ms = None
         if stage is not None:
