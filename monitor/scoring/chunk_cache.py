@@ -2,10 +2,11 @@
 recently used cache keyed by the text's content, bounded in bytes.
 
 A popular passage is retrieved thousands of times; its tokens, terms, trigrams, TF-IDF
-counts (:class:`~monitor.scoring.grounding.TextAnalysis`) and its indirect-injection
-result are computed the first time and looked up afterwards. The key is the text itself
-(a hash table on the content's hash, confirmed by comparing the content), so two texts
-never share an entry and a hit returns exactly what a miss computes.
+counts (:class:`~monitor.scoring.grounding.TextAnalysis`), its indirect-injection result
+and the ASCII proxy spec 000's factual counts run on are computed the first time and
+looked up afterwards. The key is the text itself (a hash table on the content's hash,
+confirmed by comparing the content), so two texts never share an entry and a hit returns
+exactly what a miss computes.
 
 Budget: each entry is charged an upper bound of what it can hold once every part is
 computed, ``ENTRY_BYTES + BYTES_PER_CHAR * len(text)`` (measured on real prose with
@@ -61,11 +62,13 @@ analysis of a short text."""
 class ChunkEntry:
     """What is known of one text: filled in by the scorers that need it."""
 
-    __slots__ = ("analysis", "indirect")
+    __slots__ = ("analysis", "ascii", "indirect")
 
     def __init__(self) -> None:
         self.analysis: TextAnalysis | None = None
         self.indirect: tuple[float, tuple[str, ...]] | None = None
+        self.ascii: bytes | None = None
+        """The text's ASCII proxy (spec 000's factual counts, :mod:`..factual`)."""
 
 
 class ChunkCache:

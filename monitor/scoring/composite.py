@@ -58,7 +58,7 @@ from typing import Any
 from monitor.events.construct import construct
 from monitor.events.rag_event import Chunk
 from monitor.events.scored_event import QualityScore
-from monitor.scoring.factual import ClassMarks, count_dates
+from monitor.scoring.factual import ClassMarks, cached_ascii_proxy, count_dates
 from monitor.scoring.jstext import js_length, js_split_ws
 
 __all__ = [
@@ -204,8 +204,8 @@ def diversity_score(chunks: Sequence[Chunk]) -> float:
 def estimated_faithfulness(chunks: Sequence[Chunk]) -> float:
     if not chunks:
         return 0
-    content = " ".join(c.content for c in chunks)
-    marks = ClassMarks(content)
+    content = " ".join([c.content for c in chunks])
+    marks = ClassMarks(content, b" ".join([cached_ascii_proxy(c.content) for c in chunks]))
     numbers = marks.numbers()
     dates = count_dates(content, marks.marks)
     proper_nouns = marks.proper_nouns()

@@ -27,9 +27,10 @@ import re
 
 import numpy as np
 
+from monitor.scoring.chunk_cache import chunk_cache
 from monitor.scoring.jstext import JS_WS
 
-__all__ = ["ClassMarks", "ascii_proxy", "count_dates"]
+__all__ = ["ClassMarks", "ascii_proxy", "cached_ascii_proxy", "count_dates"]
 
 _ISO_DATE = re.compile(r"[0-9]{4}[-/][0-9]{2}[-/][0-9]{2}")
 _DATE_TAIL = re.compile(r" [0-9]{1,2},? [0-9]{4}")
@@ -57,6 +58,17 @@ _NON_ASCII_WS = "".join(ch for ch in JS_WS if ord(ch) > 127)
 _WS_TO_SPACE = str.maketrans(dict.fromkeys(_NON_ASCII_WS, " "))
 
 
+def cached_ascii_proxy(text: str) -> bytes:
+    """:func:`ascii_proxy`, kept in the process's chunk cache."""
+    entry = chunk_cache().entry(text)
+    if entry is None:
+        return ascii_proxy(text)
+    found = entry.ascii
+    if found is None:
+        found = entry.ascii = ascii_proxy(text)
+    return found
+
+
 def ascii_proxy(text: str) -> bytes:
     """``text`` as ASCII bytes, one per code point: JavaScript whitespace becomes a space,
     other non-ASCII characters ``?``.
@@ -82,9 +94,11 @@ class ClassMarks:
 
     __slots__ = ("_classes", "ascii", "marks", "text")
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, ascii: bytes | None = None) -> None:
+        """``ascii``: ``ascii_proxy(text)`` when known (the proxy of texts joined by a
+        space is their proxies joined by a space)."""
         self.text = text
-        self.ascii = ascii_proxy(text)
+        self.ascii = ascii_proxy(text) if ascii is None else ascii
         self.marks = self.ascii.translate(_CLASSES)
         self._classes = np.frombuffer(self.marks, dtype=np.uint8)
 
