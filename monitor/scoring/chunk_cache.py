@@ -62,13 +62,15 @@ analysis of a short text."""
 class ChunkEntry:
     """What is known of one text: filled in by the scorers that need it."""
 
-    __slots__ = ("analysis", "ascii", "indirect")
+    __slots__ = ("analysis", "ascii", "indirect", "words")
 
     def __init__(self) -> None:
         self.analysis: TextAnalysis | None = None
         self.indirect: tuple[float, tuple[str, ...]] | None = None
         self.ascii: bytes | None = None
         """The text's ASCII proxy (spec 000's factual counts, :mod:`..factual`)."""
+        self.words = -1
+        """``len(text.split())`` (-1: not counted yet)."""
 
 
 class ChunkCache:

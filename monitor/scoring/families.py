@@ -21,6 +21,7 @@ from monitor.events.construct import construct
 from monitor.events.rag_event import Context, RagEvent
 from monitor.events.scored_event import Safety
 from monitor.scoring.abstention import abstained
+from monitor.scoring.chunk_cache import chunk_cache
 from monitor.scoring.composite import score_quality
 from monitor.scoring.context_quality import score_context_quality
 from monitor.scoring.crag import classify
@@ -47,7 +48,22 @@ class ScoringInput:
 
     @classmethod
     def of(cls, event: RagEvent, *, include_query_text: bool = False) -> ScoringInput:
-        return cls(event, event.effective_context(), include_query_text)
+        if event.context is not None or not event.chunks:
+            return cls(event, event.effective_context(), include_query_text)
+        # RagEvent.effective_context(), with each chunk's word count from the chunk cache
+        # (the chunks are joined by blank lines, so the counts add up)
+        text = "\n\n".join([c.content for c in event.chunks])
+        words = sum([_word_count(c.content) for c in event.chunks])
+        return cls(event, Context(text=text, token_count=words), include_query_text)
+
+
+def _word_count(text: str) -> int:
+    entry = chunk_cache().entry(text)
+    if entry is None:
+        return len(text.split())
+    if entry.words < 0:
+        entry.words = len(text.split())
+    return entry.words
 
 
 Family = Callable[[ScoringInput], dict[str, Any]]

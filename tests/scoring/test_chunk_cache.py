@@ -110,3 +110,12 @@ def test_the_charge_bounds_real_memory() -> None:
         assert held >= cache.used_bytes / 4  # the bound is not loose to the point of useless
     finally:
         configure_chunk_cache(ChunkCache().budget_bytes)
+
+
+def test_the_context_is_the_events_own() -> None:
+    from monitor.scoring.families import ScoringInput
+
+    for e in RealTextEvents(seed=8, size_kb=2, reuse=True).events(30):
+        event = decode_event(orjson.dumps(e))
+        assert ScoringInput.of(event).context == event.effective_context()
+        assert ScoringInput.of(event).context == event.effective_context()  # cached counts
