@@ -103,6 +103,12 @@ ANCHORS: dict[str, tuple[str, ...]] = {
         "security root sudo god debug maintenance test unrestricted superuser begin start enter "
         "enable activate",
         "prompt* message* instruction* directive* rules* override* mode* access",
+        "system+prompt system+message system+instruction* system+directive system+rules "
+        "system+override admin+override developer+override safety+override security+override "
+        "root+override sudo+override override+mode override+code override+protocol "
+        "override+command mode+enabled mode+activated mode+on mode+engaged mode+unlocked "
+        "mode+granted access+enabled access+activated access+on access+engaged access+unlocked "
+        "access+granted admin+mode sudo+mode root+mode debug+mode god+mode superuser+mode",
     ),
     "r_nolonger": ("longer", "no+longer"),
     "r_forget_you": ("forget ignore disregard",),
@@ -110,6 +116,8 @@ ANCHORS: dict[str, tuple[str, ...]] = {
         "change switch update set modify alter reset",
         "role identity persona mode personality behavior behaviour character programming "
         "instructions rules purpose name",
+        "change+your switch+your update+your set+your modify+your alter+your reset+your "
+        "assistant's",
     ),
     "b_allowed": (
         "able allowed permitted authorized authorised free cleared approved encouraged",
@@ -214,16 +222,18 @@ class _Anchors:
     def _parse(clause: str) -> _Clause:
         words: set[bytes] = set()
         strings: list[bytes] = []
-        spaced: list[re.Pattern[bytes]] = []
+        spaced_items: list[bytes] = []
         for item in clause.split():
             if all(is_word_char(ch) for ch in item):
                 words.add(item.encode())
                 continue
             found = item.removesuffix("*").encode()
             if b"+" in found:
-                spaced.append(re.compile(rb"\s+".join(map(re.escape, found.split(b"+")))))
+                spaced_items.append(rb"\s+".join(map(re.escape, found.split(b"+"))))
             else:
                 strings.append(found)
+        # one search for all of a clause's spaced items (any of them will do)
+        spaced = [re.compile(b"|".join(spaced_items))] if spaced_items else []
         by_first: dict[bytes, list[bytes]] = {}
         for string in strings:
             by_first.setdefault(string[:1], []).append(string)
@@ -277,4 +287,11 @@ def quiet(text: str) -> bool:
     """True when no indirect rule can match ``text`` (see the module docstring); False
     when it might, or when the text is not one the pre-check applies to."""
     plain = plain_bytes(text)
-    return plain is not None and not _ANCHORS.may_match(*plain)
+    if plain is None:
+        return False
+    low, joined = plain
+    if b"revers" in low or b"backward" in low:  # copies() matches the text reversed too
+        backwards = low[::-1]
+        if _ANCHORS.may_match(backwards, backwards):
+            return False
+    return not _ANCHORS.may_match(low, joined)

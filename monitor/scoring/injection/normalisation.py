@@ -296,6 +296,7 @@ _TYPOGRAPHIC: dict[int, str] = {
     },
     0x2026: "...",  # NFKC
     0x00A0: " ",  # NFKC
+    0x00B0: "#",  # a symbol, as "#" is to every rule
 }
 _NOT_TYPOGRAPHIC = re.compile("[^\x00-\x7f" + "".join(map(chr, _TYPOGRAPHIC)) + "]")
 
@@ -304,7 +305,8 @@ def plain_bytes(text: str) -> tuple[bytes, bytes] | None:
     """For a pre-check, in bytes: when ``text`` is ASCII (once its typographic quotes,
     dashes, ellipses and no-break spaces are read as :func:`normalise` reads them), has no
     control characters and
-    no obfuscation trigger but intra-word separators, the lower-cased text
+    no obfuscation trigger but intra-word separators (a reversed copy is the caller's to
+    check: ``low[::-1]``, when the text mentions reversing), the lower-cased text
     (whitespace as is) and the same without the separators. The words of every copy
     :func:`copies` makes are words of one of these two, and so are its strings without
     whitespace. None otherwise (also when a trigger cannot be ruled out quickly).
@@ -323,8 +325,8 @@ def plain_bytes(text: str) -> tuple[bytes, bytes] | None:
     raw = text.encode()
     if len(raw.translate(None, _ASCII_CONTROL_BYTES)) != len(raw):
         return None
-    if b"b" * 16 in raw.translate(_B64_MAP):
-        return None
+    if b"b" * 16 in raw.translate(_B64_MAP) and _decoded_blobs(text):
+        return None  # copies() adds the decoded text
     spacing = raw.translate(_SPACING_MAP)
     underscore = b"_" in raw  # a word character and a separator: ask the full check
     if underscore or (b"wswswsw" in spacing and _SPACED_CLASSES.search(spacing)):
@@ -332,7 +334,7 @@ def plain_bytes(text: str) -> tuple[bytes, bytes] | None:
         if _maybe_spaced(text, norm) and _spacing_copy(text) is not None:
             return None
     low = raw.lower()
-    if b"rot1" in low or b"rot-1" in low or b"revers" in low or b"backward" in low:
+    if b"rot1" in low or b"rot-1" in low:
         return None
     if b"rot" in low and _ROT_SPACED.search(low):
         return None
