@@ -4,8 +4,7 @@ DESIGN section 8. Everything reads :class:`~monitor.ab.summary.Summary` values (
 mean, sample variance: a merged :class:`~monitor.windows.aggregate.Aggregate` is one):
 
 - :mod:`~monitor.ab.summary`: the ``Summary`` protocol, ``Moments``, ``EMPTY``;
-- :mod:`~monitor.ab.special`: log-beta, incomplete beta and gamma functions;
-- :mod:`~monitor.ab.distributions`: normal, Student t and chi-square (no scipy);
+- :mod:`~monitor.ab.distributions`: normal, Student t and chi-square (``scipy.special``);
 - :mod:`~monitor.ab.welch`: Welch's t-test, interval and Cohen's d (``welch``);
 - :mod:`~monitor.ab.proportions`: two-proportion z-test, Newcombe/Wilson intervals,
   Cohen's h (``two_proportions``);
