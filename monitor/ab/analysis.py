@@ -112,6 +112,7 @@ __all__ = [
     "TestKey",
     "analyse",
     "choose_control",
+    "look",
 ]
 
 QUALITY_METRIC = "quality.overall"
@@ -154,7 +155,9 @@ class AbConfig:
     """The A/B settings. ``split``: each variant's expected share of the traffic (any
     positive weights; ``None`` = equal); ``tau2_*``: the mSPRT mixing variances of the
     standardised effect (see :mod:`monitor.ab.msprt`); ``guardrail_margins``: the
-    guardrail metrics and the margin each may worsen by (:mod:`monitor.ab.guardrail`)."""
+    guardrail metrics and the margin each may worsen by (:mod:`monitor.ab.guardrail`);
+    ``change_alpha``: the level of the homogeneity test across windows, over all looks
+    (stricter than ``alpha``: a false "effect changed" withholds a verdict)."""
 
     alpha: float = 0.05
     control: str | None = None
@@ -162,6 +165,7 @@ class AbConfig:
     tau2_mean: float = DEFAULT_TAU2_MEAN
     tau2_proportion: float = DEFAULT_TAU2_PROPORTION
     srm_threshold_p: float = 0.001
+    change_alpha: float = 0.01
     guardrail_margins: Mapping[str, float] = field(
         default_factory=lambda: dict(DEFAULT_GUARDRAIL_MARGINS)
     )
@@ -176,6 +180,8 @@ class AbConfig:
         object.__setattr__(self, "guardrail_margins", MappingProxyType(margins))
         if not 0.0 < self.alpha < 1.0:
             raise ValueError(f"alpha must be in (0, 1), got {self.alpha!r}")
+        if not 0.0 < self.change_alpha < 1.0:
+            raise ValueError(f"change_alpha must be in (0, 1), got {self.change_alpha!r}")
         if not 0.0 < self.srm_threshold_p < 1.0:
             raise ValueError(f"srm_threshold_p must be in (0, 1), got {self.srm_threshold_p!r}")
         for name in ("tau2_mean", "tau2_proportion"):
@@ -347,7 +353,7 @@ def analyse(
     )
 
 
-def _sequential(
+def look(
     key: TestKey,
     kind: MetricKind,
     control: Summary,
@@ -356,7 +362,10 @@ def _sequential(
     config: AbConfig,
     state: ExperimentState,
 ) -> tuple[SequentialResult, EffectChange | None, float | None]:
-    """The look at ``key``: the two-sided result, the change, the guardrail p-value."""
+    """One look at ``key = (scope, variant, metric)``: the two-sided sequential result,
+    the change detected so far and the guardrail p-value (``None`` for a metric that is
+    not a guardrail); updates ``state`` for a cumulative span. :func:`analyse` builds each
+    comparison from it; simulations call it directly."""
     tau2 = config.tau2(kind)
     margin = config.guardrail_margins.get(key[2])
     if span.scope != "cumulative":
@@ -367,7 +376,7 @@ def _sequential(
         return once, None, guard
     test = state.sequential_test(key, kind, tau2, config.alpha)
     sequential = test.update(control, treatment, span.end_ms)
-    homogeneity = state.homogeneity_test(key, kind, config.alpha)
+    homogeneity = state.homogeneity_test(key, kind, config.change_alpha)
     change = homogeneity.update(control, treatment, span.start_ms, span.end_ms)
     if change is None and sequential.emptied:
         change = homogeneity.locate(control, treatment, "confidence_sequence", test.emptied_ms)
@@ -391,6 +400,10 @@ def _sequential(
     return sequential, change, guard
 
 
+def _below(p_value: float | None, alpha: float) -> bool:
+    return p_value is not None and p_value < alpha
+
+
 def _difference(control: Summary, treatment: Summary) -> float:
     if control.mean is None or treatment.mean is None:
         return 0.0
@@ -409,7 +422,7 @@ def _compare(
     mismatch: bool,
 ) -> Comparison:
     key = (span.scope, variant, metric)
-    sequential, change, guard_p = _sequential(key, kind, control, treatment, span, config, state)
+    sequential, change, guard_p = look(key, kind, control, treatment, span, config, state)
     difference: float | None = None
     ci_low: float | None = None
     ci_high: float | None = None
@@ -430,6 +443,7 @@ def _compare(
         cs_high=sequential.cs_high,
         changed=change is not None,
         sample_ratio_mismatch=mismatch,
+        latest_excludes_zero=_below(sequential.latest_p_value, config.alpha),
     )
     guardrail: Guardrail | None = None
     margin = config.guardrail_margins.get(metric)

@@ -12,7 +12,7 @@ window. Its verdict (:data:`~monitor.events.ab_result.GuardrailVerdict`):
 - ``worse_beyond_margin`` when that p-value is below ``alpha``;
 - ``within_margin`` when the two-sided confidence sequence of the same metric has its
   upper end below the margin (the treatment is shown to be no worse than that);
-- ``inconclusive`` otherwise, ``insufficient_data`` before a usable look.
+- ``undecided`` otherwise, ``insufficient_data`` before a usable look.
 
 The variance plug-ins and the mixing variance are those of
 :class:`~monitor.ab.msprt.SequentialTest` (same ``kind`` and ``tau2``).
@@ -25,7 +25,7 @@ The variance plug-ins and the mixing variance are those of
 >>> test = GuardrailTest("mean", tau2=0.1, alpha=0.05, margin=50.0)
 >>> p = test.update(Moments(400, 800.0, 200.0**2), Moments(400, 805.0, 200.0**2))
 >>> round(p, 3), verdict(p, 0.05, 50.0, cs_high=45.0), verdict(p, 0.05, 50.0, cs_high=60.0)
-(1.0, 'within_margin', 'inconclusive')
+(1.0, 'within_margin', 'undecided')
 """
 
 from __future__ import annotations
@@ -109,4 +109,4 @@ def verdict(
         return "worse_beyond_margin"
     if cs_high is not None and cs_high < margin:
         return "within_margin"
-    return "inconclusive"
+    return "undecided"

@@ -11,10 +11,12 @@ happens to be. :class:`HomogeneityTest` watches for that:
   into the next). A block keeps its span, counts and the two means, so its difference
   ``d_i = m_t,i - m_c,i``. At most ``max_blocks`` are kept: beyond that the adjacent
   pair with the fewest values is merged (coarser, never forgotten).
-- **test**: Cochran's ``Q = Σ w_i (d_i - d̄)²`` with ``w_i = 1 / V_i``, ``V_i = s_c² / n_c,i
-  + s_t² / n_t,i`` (each arm's variance taken from its cumulative summary, the Bernoulli
-  ``p (1 - p)`` for a rate, so that a block of few or constant values weighs right), is
-  chi-square with ``k - 1`` degrees of freedom when every block has the same effect.
+- **test** (:func:`homogeneity_p_value`): Cochran's ``Q = Σ w_i (d_i - d̄)²`` with ``w_i
+  = 1 / V_i``, ``V_i = s_c² / n_c,i + s_t² / n_t,i`` (each arm's variance taken from its
+  cumulative summary, the Bernoulli ``p (1 - p)`` for a rate, so that a block of few or
+  constant values weighs right), chi-square with ``k - 1`` degrees of freedom when every
+  block has the same effect; and the best split in two (below), much more powerful
+  against one abrupt change; Bonferroni over the two.
 - **peeking**: the test runs at every look, so its level is spent: the ``j``-th test
   rejects at ``p < α / (j (j + 1))``. These levels sum to ``α``, so the chance of ever
   reporting a change when the effect is constant stays below ``α`` however many windows
@@ -49,7 +51,7 @@ from monitor.ab.msprt import MetricKind
 from monitor.ab.summary import EMPTY, Moments, Summary, subtract
 from monitor.events.ab_result import EffectChange
 
-__all__ = ["Block", "HomogeneityTest", "locate"]
+__all__ = ["Block", "HomogeneityTest", "cochran_q", "homogeneity_p_value", "locate"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +136,23 @@ def locate(blocks: Sequence[Block], var_c: float, var_t: float) -> tuple[int, fl
         if best is None or score > best[0]:
             best = (score, i, d_before, d_after)
     assert best is not None
-    return best[1], best[2], best[3]
+    return best[1], best[2], best[3], best[0]
+
+
+def homogeneity_p_value(blocks: Sequence[Block], var_c: float, var_t: float) -> float | None:
+    """The p-value of "every block has the same effect": the smaller of Cochran's Q test
+    (any pattern of change) and the best single split (one abrupt change, far more power
+    against it: ``z² = (d̄_before - d̄_after)² / (1 / W_before + 1 / W_after)``, chi-square
+    with 1 degree of freedom for a fixed split, Bonferroni over the ``k - 1`` splits),
+    doubled (Bonferroni over the two). ``None`` when there is nothing to test."""
+    q = cochran_q(blocks, var_c, var_t)
+    split = locate(blocks, var_c, var_t)
+    if q is None or split is None:
+        return None
+    k = len(blocks)
+    p_q = chi2_sf(q, k - 1)
+    p_split = min(1.0, (k - 1) * chi2_sf(split[3], 1))
+    return min(1.0, 2.0 * min(p_q, p_split))
 
 
 @dataclass(slots=True)
@@ -187,13 +205,13 @@ class HomogeneityTest:
         if len(self.blocks) < 2:
             return None
         var_c, var_t = _variances(self.kind, control, treatment)
-        q = cochran_q(self.blocks, var_c, var_t)
-        if q is None:
+        p_value = homogeneity_p_value(self.blocks, var_c, var_t)
+        if p_value is None:
             return None
         self.tests += 1
-        self.p_value = chi2_sf(q, len(self.blocks) - 1)
-        if self.p_value < self.alpha / (self.tests * (self.tests + 1)):
-            self.change = self.locate(control, treatment, "homogeneity", end_ms, self.p_value)
+        self.p_value = p_value
+        if p_value < self.alpha / (self.tests * (self.tests + 1)):
+            self.change = self.locate(control, treatment, "homogeneity", end_ms, p_value)
         return self.change
 
     def locate(
@@ -209,7 +227,7 @@ class HomogeneityTest:
         found = locate(self.blocks, var_c, var_t)
         if found is None:
             return None
-        i, before, after = found
+        i, before, after, _ = found
         return EffectChange.model_validate(
             {
                 "detected_by": detected_by,

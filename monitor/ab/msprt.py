@@ -19,7 +19,8 @@ of known variance and equal allocation; asymptotically with the plug-in variance
 so by Ville's inequality ``P(Λ ever reaches 1/α) <= α``. Hence:
 
 - the **always-valid p-value** ``p_n = min(1, min over looks k <= n of 1 / Λ_k)``: the
-  chance that it *ever* drops below ``α`` under the null is at most ``α``;
+  chance that it *ever* drops below ``α`` under the null is at most ``α``; the latest
+  look's own ``min(1, 1 / Λ_n)`` is kept too (``latest_p_value``);
 - the **confidence sequence**: at each look the ``θ0`` with ``Λ(θ0) < 1/α`` (``Λ`` with
   ``θ̂ - θ0`` in place of ``θ̂``) form the interval
 
@@ -57,7 +58,7 @@ summaries (everything since the experiment began), one look per window.
 >>> from monitor.ab.summary import Moments
 >>> test = SequentialTest("mean", tau2=0.1, alpha=0.05)
 >>> test.update(Moments(9, 0.7, 0.01), Moments(9, 0.8, 0.01))  # too few values: skipped
-SequentialResult(p_value=None, cs_low=None, cs_high=None, emptied=False)
+SequentialResult(p_value=None, cs_low=None, cs_high=None, emptied=False, latest_p_value=None)
 >>> r = test.update(Moments(200, 0.70, 0.0225), Moments(200, 0.75, 0.0225))
 >>> round(r.p_value, 4), round(r.cs_low, 4), round(r.cs_high, 4)
 (0.0212, 0.0044, 0.0956)
@@ -110,6 +111,7 @@ class SequentialResult:
     cs_low: float | None
     cs_high: float | None
     emptied: bool = False
+    latest_p_value: float | None = None
 
 
 def mixture_log_ratio(estimate: float, variance: float, mixing_variance: float) -> float:
@@ -168,6 +170,7 @@ class SequentialTest:
     cs_high: float | None = None
     emptied_look: int | None = None
     emptied_ms: int | None = None
+    latest_p_value: float | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in ("mean", "proportion"):
@@ -183,7 +186,11 @@ class SequentialTest:
     def result(self) -> SequentialResult:
         """The current always-valid p-value and confidence sequence."""
         return SequentialResult(
-            self.p_value, self.cs_low, self.cs_high, self.emptied_look is not None
+            self.p_value,
+            self.cs_low,
+            self.cs_high,
+            self.emptied_look is not None,
+            self.latest_p_value,
         )
 
     def estimate(self, control: Summary, treatment: Summary) -> tuple[float, float, float] | None:
@@ -200,6 +207,7 @@ class SequentialTest:
             return self.result
         estimate, variance, mixing_variance = look
         p_look = min(1.0, math.exp(-mixture_log_ratio(estimate, variance, mixing_variance)))
+        self.latest_p_value = p_look
         radius = mixture_radius(variance, mixing_variance, self.alpha)
         low, high = estimate - radius, estimate + radius
         if self.p_value is None or self.cs_low is None or self.cs_high is None:
@@ -252,6 +260,7 @@ class SequentialTest:
             "cs_high": self.cs_high,
             "emptied_look": self.emptied_look,
             "emptied_ms": self.emptied_ms,
+            "latest_p_value": self.latest_p_value,
         }
 
     @classmethod
@@ -272,6 +281,7 @@ class SequentialTest:
                 _optional_float(data["cs_high"]),
                 _optional_int(data.get("emptied_look")),
                 _optional_int(data.get("emptied_ms")),
+                _optional_float(data.get("latest_p_value")),
             )
         except (KeyError, TypeError) as exc:
             raise ValueError(f"malformed SequentialTest data: {exc!r}") from exc

@@ -25,12 +25,13 @@ _VERDICTS = {
     "treatment_higher": "treatment higher",
     "treatment_lower": "treatment lower",
     "no_difference_detected": "no difference detected",
+    "inconclusive": "inconclusive: the latest look no longer excludes 0",
     "effect_changed": "effect changed during the experiment",
     "insufficient_data": "too little data",
     "invalid_sample_ratio_mismatch": "invalid: sample ratio mismatch",
     "worse_beyond_margin": "WORSE beyond the margin",
     "within_margin": "within the margin",
-    "inconclusive": "inconclusive",
+    "undecided": "undecided",
 }
 
 

@@ -106,5 +106,6 @@ def _with_control(config: AbConfig, control: str) -> AbConfig:
         tau2_mean=config.tau2_mean,
         tau2_proportion=config.tau2_proportion,
         srm_threshold_p=config.srm_threshold_p,
+        change_alpha=config.change_alpha,
         guardrail_margins=config.guardrail_margins,
     )

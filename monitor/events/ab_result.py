@@ -10,7 +10,8 @@ and metric:
 
 - the **verdict** (:data:`Verdict`), from the confidence sequence: ``treatment_higher`` /
   ``treatment_lower`` only when the sequence ``[cs_low, cs_high]`` (mixture SPRT, valid
-  when read after every window) excludes 0 on that side, ``no_difference_detected``
+  when read after every window) excludes 0 on that side and the latest look still
+  excludes it, ``inconclusive`` when only earlier looks did, ``no_difference_detected``
   otherwise, ``effect_changed`` once the effect is found to have changed (``change``),
   ``insufficient_data`` before the first usable look, and
   ``invalid_sample_ratio_mismatch`` for every comparison while the sample ratio is off;
@@ -59,6 +60,7 @@ Verdict = Literal[
     "treatment_higher",
     "treatment_lower",
     "no_difference_detected",
+    "inconclusive",
     "effect_changed",
     "insufficient_data",
     "invalid_sample_ratio_mismatch",
@@ -68,13 +70,13 @@ Verdict = Literal[
 GuardrailVerdict = Literal[
     "worse_beyond_margin",
     "within_margin",
-    "inconclusive",
+    "undecided",
     "insufficient_data",
     "invalid_sample_ratio_mismatch",
 ]
 """``worse_beyond_margin``: the one-sided always-valid p-value is below alpha;
 ``within_margin``: the confidence sequence's upper end is below the margin (the treatment
-is shown to be no worse than that); otherwise ``inconclusive``."""
+is shown to be no worse than that); otherwise ``undecided``."""
 
 
 class EffectChange(BaseModel):
