@@ -117,9 +117,12 @@ def cochran_q(blocks: Sequence[Block], var_c: float, var_t: float) -> float | No
     return sum(w * (b.difference - pooled) ** 2 for w, b in zip(weights, blocks, strict=True))
 
 
-def locate(blocks: Sequence[Block], var_c: float, var_t: float) -> tuple[int, float, float] | None:
-    """``(i, d_before, d_after)``: the split before block ``i`` that best separates the
-    effects, with the weighted mean difference on each side (``None`` for < 2 blocks)."""
+def locate(
+    blocks: Sequence[Block], var_c: float, var_t: float
+) -> tuple[int, float, float, float] | None:
+    """``(i, d_before, d_after, z²)``: the split before block ``i`` that best separates
+    the effects, with the weighted mean difference on each side and the split's statistic
+    (``None`` for < 2 blocks)."""
     weights = _weights(blocks, var_c, var_t)
     if weights is None or len(blocks) < 2:
         return None
