@@ -21,9 +21,9 @@ def test_one_sided_ratio_is_the_half_normal_mixture() -> None:
         variance, mixing = float(rng.uniform(0.5, 2.0)), float(rng.uniform(0.1, 3.0))
         x = float(rng.normal(0.0, 2.0))
 
-        def integrand(delta: float, x: float = x, v: float = variance) -> float:
+        def integrand(delta: float, x: float = x, v: float = variance, m: float = mixing) -> float:
             ratio = math.exp((delta * x - 0.5 * delta * delta) / v)
-            return 2.0 * stats.norm.pdf(delta, scale=math.sqrt(mixing)) * ratio
+            return 2.0 * stats.norm.pdf(delta, scale=math.sqrt(m)) * ratio
 
         expected, _ = integrate.quad(integrand, 0.0, np.inf)
         assert math.exp(one_sided_log_ratio(x, variance, mixing)) == pytest.approx(
