@@ -4,7 +4,8 @@ Each treatment row gives the difference (treatment minus control, signed), the
 always-valid 95 % confidence sequence and p-value the verdict comes from, then the
 fixed-horizon 95 % confidence interval and p-value (labelled: valid for a single look
 only), and the verdict in words. Guardrail metrics get their own block, a detected change
-its own line, and a sample ratio mismatch replaces every verdict with ``invalid: sample
+its own line (the cumulative sequence then describes no single effect: it shows as
+``n/a (changed)``), and a sample ratio mismatch replaces every verdict with ``invalid: sample
 ratio mismatch``. Columns are padded to their widest cell, two spaces apart.
 
 >>> from monitor.events.ab_result import AbResult
@@ -85,7 +86,7 @@ def _metric_block(result: AbResult, metric: str, comparisons: list[Comparison]) 
                 str(c.treatment_sample_size),
                 plain(c.treatment_mean),
                 signed(c.difference, 3),
-                interval(c.cs_low, c.cs_high, 3),
+                interval(c.cs_low, c.cs_high, 3) if c.change is None else "n/a (changed)",
                 p_text(c.always_valid_p_value),
                 interval(c.ci_low, c.ci_high, 3),
                 p_text(c.p_value),

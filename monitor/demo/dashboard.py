@@ -168,17 +168,18 @@ def ab_lines(name: str, result: dict[str, Any]) -> list[str]:
     for c in result["comparisons"]:
         if c["metric"] != "quality.overall" or c["difference"] is None:
             continue
+        change = c.get("change")
+        sequence = "n/a (changed)" if change else interval(c["cs_low"], c["cs_high"], 3)
         lines.append(
             f"  {name} {c['variant']} vs {result['control']}: "
             f"n {c['treatment_sample_size']}/{c['control_sample_size']}  "
             f"diff {signed(c['difference'], 3)}  "
-            f"95% CS {interval(c['cs_low'], c['cs_high'], 3)}  "
+            f"95% CS {sequence}  "
             f"always-valid p {p_text(c['always_valid_p_value'])}  "
             f"-> {verdict_text(c['verdict'])}  "
             f"(fixed horizon: 95% CI {interval(c['ci_low'], c['ci_high'], 2)}, "
             f"p {p_text(c['p_value'])})"
         )
-        change = c.get("change")
         if change:
             lines.append(
                 f"    effect changed in {_clock(change['window_start_ms'])}-"

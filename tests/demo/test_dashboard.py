@@ -77,7 +77,7 @@ def test_the_ab_line_shows_the_sequence_the_verdict_and_a_change() -> None:
     }
     result = {"control": "control", "comparisons": [c], "analyses": []}
     first, change = ab_lines("reranker-v2", result)
-    assert "95% CS [+0.012, +0.03]" in first and "always-valid p <1e-4" in first
+    assert "95% CS n/a (changed)" in first and "always-valid p <1e-4" in first
     assert "-> effect changed during the experiment" in first
     assert "(fixed horizon: 95% CI [-0.0063, +0.0033], p 0.5480)" in first
     assert "SIGNIFICANT" not in first and " p 0 " not in first
