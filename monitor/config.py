@@ -153,6 +153,8 @@ class Settings(BaseSettings):
     # guardrail metric -> how much worse (higher) the treatment may be, in the metric's unit;
     # overrides monitor.ab.analysis.DEFAULT_GUARDRAIL_MARGINS per metric
     ab_guardrail_margins: dict[str, float] = {}
+    # level of the "effect changed" homogeneity test across windows, spent over all looks
+    ab_change_alpha: float = Field(default=0.01, gt=0, lt=1)
 
     # Alert delivery
     alert_endpoints: list[AlertEndpoint] = []

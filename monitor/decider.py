@@ -68,6 +68,7 @@ def ab_config(settings: Settings) -> AbConfig:
         control=settings.ab_control,
         split=dict(settings.ab_split) or None,
         srm_threshold_p=settings.ab_srm_threshold_p,
+        change_alpha=settings.ab_change_alpha,
         guardrail_margins=DEFAULT_GUARDRAIL_MARGINS | dict(settings.ab_guardrail_margins),
     )
 
