@@ -135,7 +135,80 @@ def _parser() -> _Parser:
         help="since the experiment's first event (default) or the last hopping window",
     )
     a.add_argument("--json", action="store_true", help="print the AbResult JSON")
+    a.add_argument(
+        "--since",
+        metavar="TIME",
+        help="analyse only the events from TIME on (ISO 8601 UTC, e.g. 2026-11-25T10:00:00Z, "
+        "or epoch milliseconds): a fresh sequential analysis, e.g. after an effect changed",
+    )
+    a.add_argument(
+        "--windows",
+        type=int,
+        metavar="N",
+        help="also list the last N hopping windows of --metric, control and treatment side by side",
+    )
+    a.add_argument(
+        "--metric", default="quality.overall", help="the metric of --windows (quality.overall)"
+    )
     return p
+
+
+def _epoch_ms(text: str) -> int:
+    """``--since``: epoch milliseconds, or an ISO 8601 time (UTC when no offset)."""
+    from datetime import UTC, datetime
+
+    if text.isdigit():
+        return int(text)
+    try:
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise _UsageError(
+            f"ragmon ab: --since {text!r} is neither epoch milliseconds nor ISO 8601"
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return int(moment.timestamp() * 1000)
+
+
+def _ab(args: argparse.Namespace, settings: Settings) -> int:
+    import asyncio
+    import dataclasses
+
+    from monitor.ab.analysis import AB_METRICS
+    from monitor.ab.since import analyse_since
+    from monitor.ab.table import render, render_windows
+    from monitor.decider import ab_config
+    from monitor.stream.ab_reader import experiment_results
+
+    since_ms = None if args.since is None else _epoch_ms(args.since)
+    if args.windows is not None and args.windows < 1:
+        raise _UsageError("ragmon ab: --windows needs N >= 1")
+    if args.metric not in AB_METRICS:
+        raise _UsageError(f"ragmon ab: --metric {args.metric!r} is not an A/B metric")
+    if since_ms is not None and args.scope != "cumulative":
+        raise _UsageError("ragmon ab: --since analyses cumulative results (no --scope hopping)")
+    results = asyncio.run(experiment_results(settings, args.experiment))
+    scoped = sorted((r for r in results if r.span.scope == args.scope), key=lambda r: r.span.end_ms)
+    result = scoped[-1] if scoped else None
+    if result is not None and since_ms is not None:
+        config = dataclasses.replace(ab_config(settings), alpha=result.alpha)
+        try:
+            result = analyse_since(scoped, since_ms, config)
+        except ValueError as exc:
+            raise _UsageError(f"ragmon ab: {exc}") from None
+    if result is None:
+        after = "" if since_ms is None else f" ending after --since {args.since}"
+        print(f"ragmon: no {args.scope} results{after} for experiment {args.experiment!r} in "
+              f"{settings.ab_results_topic}", file=sys.stderr)  # fmt: skip
+        return 1
+    print(result.model_dump_json(indent=2) if args.json else render(result))
+    if args.windows is not None and not args.json:
+        hopping = sorted(
+            (r for r in results if r.span.scope == "hopping"), key=lambda r: r.span.end_ms
+        )
+        print()
+        print(render_windows(hopping[-args.windows :], args.metric))
+    return 0
 
 
 def _score(path: Path | None, settings: Settings, out: IO[bytes]) -> int:
@@ -213,18 +286,7 @@ def _run(args: argparse.Namespace) -> int:
 
         return run_eval(args, settings)
     if args.command == "ab":
-        import asyncio
-
-        from monitor.ab.table import render
-        from monitor.stream.ab_reader import latest_result
-
-        result = asyncio.run(latest_result(settings, args.experiment, args.scope))
-        if result is None:
-            print(f"ragmon: no {args.scope} results for experiment {args.experiment!r} in "
-                  f"{settings.ab_results_topic}", file=sys.stderr)  # fmt: skip
-            return 1
-        print(result.model_dump_json(indent=2) if args.json else render(result))
-        return 0
+        return _ab(args, settings)
     raise _UsageError(f"ragmon: unknown command {args.command}")  # pragma: no cover
 
 

@@ -169,6 +169,11 @@ class Settings(BaseSettings):
     ab_control: str | None = None  # default: the variant named "control", else the first seen
     ab_split: dict[str, float] = {}  # expected traffic split per variant; default: equal
     ab_srm_threshold_p: float = Field(default=0.001, gt=0, lt=1)
+    # guardrail metric -> how much worse (higher) the treatment may be, in the metric's unit;
+    # overrides monitor.ab.analysis.DEFAULT_GUARDRAIL_MARGINS per metric
+    ab_guardrail_margins: dict[str, float] = {}
+    # level of the "effect changed" homogeneity test across windows, spent over all looks
+    ab_change_alpha: float = Field(default=0.01, gt=0, lt=1)
 
     # Alert delivery
     alert_endpoints: list[AlertEndpoint] = []
@@ -209,6 +214,18 @@ class Settings(BaseSettings):
     def _firing_outlives_a_resend(self) -> Settings:
         if self.alertmanager_firing_ttl_s <= self.alertmanager_resend_s:
             raise ValueError("alertmanager_firing_ttl_s must be longer than alertmanager_resend_s")
+        return self
+
+    @model_validator(mode="after")
+    def _guardrails_are_ab_metrics(self) -> Settings:
+        if self.ab_guardrail_margins:
+            from monitor.ab.analysis import AB_METRICS  # scipy: only when configured
+
+            for metric, margin in self.ab_guardrail_margins.items():
+                if metric not in AB_METRICS:
+                    raise ValueError(f"ab_guardrail_margins: {metric!r} is not an A/B metric")
+                if not margin >= 0.0:
+                    raise ValueError(f"ab_guardrail_margins: {metric} needs a margin >= 0")
         return self
 
     def topics(self) -> list[str]:

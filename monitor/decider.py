@@ -27,7 +27,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from monitor.ab.analysis import AB_METRICS, AbConfig, ExperimentState, analyse
+from monitor.ab.analysis import (
+    AB_METRICS,
+    DEFAULT_GUARDRAIL_MARGINS,
+    AbConfig,
+    ExperimentState,
+    analyse,
+)
 from monitor.alerts.alert import Alert, Diagnosis
 from monitor.alerts.rules import AlertBook, IncidentBook, diagnose
 from monitor.drift.baseline import BaselineBook
@@ -62,6 +68,8 @@ def ab_config(settings: Settings) -> AbConfig:
         control=settings.ab_control,
         split=dict(settings.ab_split) or None,
         srm_threshold_p=settings.ab_srm_threshold_p,
+        change_alpha=settings.ab_change_alpha,
+        guardrail_margins=DEFAULT_GUARDRAIL_MARGINS | dict(settings.ab_guardrail_margins),
     )
 
 

@@ -130,6 +130,11 @@ def test_score_from_stdin_all_good() -> None:
         ["replay"],
         ["replay", "/nonexistent/events.jsonl"],
         ["score", "/nonexistent/events.jsonl"],
+        ["ab", "--experiment", "e", "--since", "yesterday"],
+        ["ab", "--experiment", "e", "--since", "2026-13-45T10:00:00Z"],
+        ["ab", "--experiment", "e", "--since", "0", "--scope", "hopping"],
+        ["ab", "--experiment", "e", "--windows", "0"],
+        ["ab", "--experiment", "e", "--windows", "3", "--metric", "no.such"],
     ],
 )
 def test_usage_errors_exit_2_with_one_line(
@@ -222,3 +227,12 @@ def test_schema_command_writes_the_committed_schemas(
     assert sorted(Path(p).name for p in printed) == sorted(docs)
     for name, schema in docs.items():
         assert (tmp_path / name).read_text(encoding="utf-8") == render(schema)
+
+
+def test_since_reads_iso_8601_and_epoch_ms() -> None:
+    from monitor.cli import _epoch_ms
+
+    assert _epoch_ms("1700000000000") == 1_700_000_000_000
+    assert _epoch_ms("2023-11-14T22:13:20Z") == 1_700_000_000_000
+    assert _epoch_ms("2023-11-14T22:13:20") == 1_700_000_000_000  # UTC without an offset
+    assert _epoch_ms("2023-11-14T23:13:20+01:00") == 1_700_000_000_000

@@ -173,3 +173,19 @@ def test_alert_trust_settings_defaults_and_the_firing_ttl_check() -> None:
     assert (s.alertmanager_resend_s, s.alertmanager_firing_ttl_s) == (60.0, 240.0)
     with pytest.raises(ConfigError, match="alertmanager_firing_ttl_s must be longer"):
         load_settings(alertmanager_resend_s=300.0)
+
+
+def test_ab_guardrail_margins_override_the_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    from monitor.ab.analysis import DEFAULT_GUARDRAIL_MARGINS
+    from monitor.decider import ab_config
+
+    monkeypatch.setenv("MONITOR_AB_GUARDRAIL_MARGINS", '{"latency_ms.total": 250}')
+    monkeypatch.setenv("MONITOR_AB_CHANGE_ALPHA", "0.005")
+    config = ab_config(load_settings())
+    assert config.guardrail_margins == DEFAULT_GUARDRAIL_MARGINS | {"latency_ms.total": 250.0}
+    assert config.change_alpha == 0.005
+    for bad in ('{"quality.nope": 1}', '{"outcome.abstained": -0.1}'):
+        monkeypatch.setenv("MONITOR_AB_GUARDRAIL_MARGINS", bad)
+        with pytest.raises(ConfigError) as info:
+            load_settings()
+        assert "ab_guardrail_margins" in str(info.value) and "\n" not in str(info.value)

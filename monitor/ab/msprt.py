@@ -19,7 +19,8 @@ of known variance and equal allocation; asymptotically with the plug-in variance
 so by Ville's inequality ``P(Λ ever reaches 1/α) <= α``. Hence:
 
 - the **always-valid p-value** ``p_n = min(1, min over looks k <= n of 1 / Λ_k)``: the
-  chance that it *ever* drops below ``α`` under the null is at most ``α``;
+  chance that it *ever* drops below ``α`` under the null is at most ``α``; the latest
+  look's own ``min(1, 1 / Λ_n)`` is kept too (``latest_p_value``);
 - the **confidence sequence**: at each look the ``θ0`` with ``Λ(θ0) < 1/α`` (``Λ`` with
   ``θ̂ - θ0`` in place of ``θ̂``) form the interval
 
@@ -27,9 +28,12 @@ so by Ville's inequality ``P(Λ ever reaches 1/α) <= α``. Hence:
 
   and the sequence is the running intersection of these intervals: it holds ``θ`` at
   every look at once with probability ``>= 1 - α``. ``p_n < α`` exactly when ``0`` has
-  left the sequence. If the intersection ever becomes empty (the model is then wrong, as
-  it is with probability ``<= α``), it is reported as the single point midway between
-  the two disjoint intervals.
+  left the sequence. If the intersection ever becomes empty, no constant effect is
+  consistent with every look: under a constant effect that happens with probability
+  ``<= α``, so it is evidence that **the effect changed** during the experiment. The test
+  then records the look (``emptied_look``, ``emptied_ms``) and keeps the last non-empty
+  intersection unchanged (``emptied`` in the result); the verdict built on it is
+  "effect changed" (:mod:`monitor.ab.verdict`).
 
 **Plug-ins.** ``σ²`` is each side's sample variance for a ``"mean"`` metric and the
 Bernoulli variance ``p̂ (1 - p̂)`` for a ``"proportion"``. The mixing variance is set on
@@ -54,7 +58,7 @@ summaries (everything since the experiment began), one look per window.
 >>> from monitor.ab.summary import Moments
 >>> test = SequentialTest("mean", tau2=0.1, alpha=0.05)
 >>> test.update(Moments(9, 0.7, 0.01), Moments(9, 0.8, 0.01))  # too few values: skipped
-SequentialResult(p_value=None, cs_low=None, cs_high=None)
+SequentialResult(p_value=None, cs_low=None, cs_high=None, emptied=False, latest_p_value=None)
 >>> r = test.update(Moments(200, 0.70, 0.0225), Moments(200, 0.75, 0.0225))
 >>> round(r.p_value, 4), round(r.cs_low, 4), round(r.cs_high, 4)
 (0.0212, 0.0044, 0.0956)
@@ -72,6 +76,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from scipy import special
+
 from monitor.ab.summary import Summary
 
 __all__ = [
@@ -82,6 +88,7 @@ __all__ = [
     "SequentialTest",
     "mixture_log_ratio",
     "mixture_radius",
+    "one_sided_log_ratio",
 ]
 
 MetricKind = Literal["mean", "proportion"]
@@ -103,6 +110,8 @@ class SequentialResult:
     p_value: float | None
     cs_low: float | None
     cs_high: float | None
+    emptied: bool = False
+    latest_p_value: float | None = None
 
 
 def mixture_log_ratio(estimate: float, variance: float, mixing_variance: float) -> float:
@@ -110,6 +119,29 @@ def mixture_log_ratio(estimate: float, variance: float, mixing_variance: float) 
     total = variance + mixing_variance
     return 0.5 * math.log(variance / total) + (
         mixing_variance * estimate * estimate / (2.0 * variance * total)
+    )
+
+
+def one_sided_log_ratio(excess: float, variance: float, mixing_variance: float) -> float:
+    """``log Λ⁺`` of the one-sided mixture: ``θ̂ - θ0 = excess`` of variance ``V``, the
+    alternative ``θ = θ0 + δ`` mixed over the half-normal ``δ ~ |N(0, τ²)|``:
+
+        Λ⁺ = 2 sqrt(V / (V + τ²)) exp(τ² x² / (2 V (V + τ²))) Φ(τ x / sqrt(V (V + τ²))).
+
+    Each ``δ > 0`` gives a likelihood ratio of mean 1 at ``θ = θ0`` and at most 1 below
+    it, so ``Λ⁺`` is a non-negative supermartingale under ``θ <= θ0`` and Ville's
+    inequality bounds ``P(Λ⁺ ever >= 1/α)`` by ``α``: a one-sided always-valid test.
+
+    >>> round(one_sided_log_ratio(0.0, 1.0, 1.0), 12) == round(0.5 * math.log(0.5), 12)
+    True
+    """
+    total = variance + mixing_variance
+    scale = math.sqrt(variance * total)
+    return (
+        math.log(2.0)
+        + 0.5 * math.log(variance / total)
+        + mixing_variance * excess * excess / (2.0 * variance * total)
+        + float(special.log_ndtr(math.sqrt(mixing_variance) * excess / scale))
     )
 
 
@@ -136,6 +168,9 @@ class SequentialTest:
     p_value: float | None = None
     cs_low: float | None = None
     cs_high: float | None = None
+    emptied_look: int | None = None
+    emptied_ms: int | None = None
+    latest_p_value: float | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in ("mean", "proportion"):
@@ -150,15 +185,29 @@ class SequentialTest:
     @property
     def result(self) -> SequentialResult:
         """The current always-valid p-value and confidence sequence."""
-        return SequentialResult(self.p_value, self.cs_low, self.cs_high)
+        return SequentialResult(
+            self.p_value,
+            self.cs_low,
+            self.cs_high,
+            self.emptied_look is not None,
+            self.latest_p_value,
+        )
 
-    def update(self, control: Summary, treatment: Summary) -> SequentialResult:
-        """One look at the (cumulative) summaries; returns the updated result."""
+    def estimate(self, control: Summary, treatment: Summary) -> tuple[float, float, float] | None:
+        """``(θ̂, V, τ²)`` of a look at these summaries, ``None`` when it cannot be used."""
+        return self._look(control, treatment)
+
+    def update(
+        self, control: Summary, treatment: Summary, end_ms: int | None = None
+    ) -> SequentialResult:
+        """One look at the (cumulative) summaries ending at ``end_ms``; returns the
+        updated result."""
         look = self._look(control, treatment)
         if look is None:
             return self.result
         estimate, variance, mixing_variance = look
         p_look = min(1.0, math.exp(-mixture_log_ratio(estimate, variance, mixing_variance)))
+        self.latest_p_value = p_look
         radius = mixture_radius(variance, mixing_variance, self.alpha)
         low, high = estimate - radius, estimate + radius
         if self.p_value is None or self.cs_low is None or self.cs_high is None:
@@ -166,9 +215,12 @@ class SequentialTest:
         else:
             self.p_value = min(self.p_value, p_look)
             new_low, new_high = max(self.cs_low, low), min(self.cs_high, high)
-            if new_low > new_high:  # disjoint: collapse to the middle of the gap
-                new_low = new_high = 0.5 * (new_low + new_high)
-            self.cs_low, self.cs_high = new_low, new_high
+            if self.emptied_look is not None:
+                pass  # the sequence broke earlier: it stays as it was then
+            elif new_low > new_high:  # no constant effect fits every look
+                self.emptied_look, self.emptied_ms = self.looks + 1, end_ms
+            else:
+                self.cs_low, self.cs_high = new_low, new_high
         self.looks += 1
         return self.result
 
@@ -206,6 +258,9 @@ class SequentialTest:
             "p_value": self.p_value,
             "cs_low": self.cs_low,
             "cs_high": self.cs_high,
+            "emptied_look": self.emptied_look,
+            "emptied_ms": self.emptied_ms,
+            "latest_p_value": self.latest_p_value,
         }
 
     @classmethod
@@ -224,6 +279,9 @@ class SequentialTest:
                 _optional_float(data["p_value"]),
                 _optional_float(data["cs_low"]),
                 _optional_float(data["cs_high"]),
+                _optional_int(data.get("emptied_look")),
+                _optional_int(data.get("emptied_ms")),
+                _optional_float(data.get("latest_p_value")),
             )
         except (KeyError, TypeError) as exc:
             raise ValueError(f"malformed SequentialTest data: {exc!r}") from exc
@@ -231,3 +289,7 @@ class SequentialTest:
 
 def _optional_float(value: Any) -> float | None:
     return None if value is None else float(value)
+
+
+def _optional_int(value: Any) -> int | None:
+    return None if value is None else int(value)

@@ -29,10 +29,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from monitor.ab.numbers import interval, p_text, signed, verdict_text
 from monitor.alerts.alert import Alert
 from monitor.demo.webhook_sink import sink_line
 
-__all__ = ["Dashboard", "VariantStats"]
+__all__ = ["Dashboard", "VariantStats", "ab_lines"]
 
 _CLASSES = ("correct", "ambiguous", "incorrect")
 
@@ -127,17 +128,7 @@ class Dashboard:
             lines.append("  (none closed yet)")
         lines += ["", "A/B (cumulative): quality.overall, treatment minus control"]
         for name, result in sorted(self.ab_results.items()):
-            for c in result["comparisons"]:
-                if c["metric"] != "quality.overall" or c["difference"] is None:
-                    continue
-                verdict = "SIGNIFICANT" if c["is_significant"] else "not significant yet"
-                lines.append(
-                    f"  {name} {c['variant']} vs {result['control']}: "
-                    f"n {c['treatment_sample_size']}/{c['control_sample_size']}  "
-                    f"diff {c['difference']:+.3f} [{c['ci_low']:+.3f}, {c['ci_high']:+.3f}]  "
-                    f"p {c['p_value']:.3g}  always-valid p {c['always_valid_p_value']:.3g}  "
-                    f"-> {verdict}"
-                )
+            lines += ab_lines(name, result)
         if not self.ab_results:
             lines.append("  (no window closed yet)")
         lines += [
@@ -153,3 +144,49 @@ def _clock(timestamp_ms: int) -> str:
     """UTC wall-clock time of day of an event time."""
     seconds = (timestamp_ms // 1000) % 86_400
     return f"{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def ab_lines(name: str, result: dict[str, Any]) -> list[str]:
+    """The demo's lines for one cumulative ``AbResult`` (as JSON): per treatment variant,
+    the quality.overall difference with its always-valid confidence sequence and p-value,
+    the verdict they give, the fixed-horizon interval and p-value (labelled), a detected
+    change, and the guardrails the treatment is worse on.
+
+    >>> c = {"metric": "quality.overall", "variant": "treatment", "difference": -0.00147,
+    ...      "treatment_sample_size": 510, "control_sample_size": 500, "cs_low": -0.021,
+    ...      "cs_high": 0.018, "always_valid_p_value": 1.0, "ci_low": -0.0063,
+    ...      "ci_high": 0.0033, "p_value": 0.548, "verdict": "no_difference_detected",
+    ...      "change": None}
+    >>> result = {"control": "control", "comparisons": [c], "invalid_reason": None,
+    ...           "analyses": [{"variant": "treatment", "guardrails_worse": ["latency_ms.total"]}]}
+    >>> print("\\n".join(ab_lines("reranker-v2", result)))
+      reranker-v2 treatment vs control: n 510/500  diff -0.00147  95% CS [-0.021, +0.018]  always-valid p 1.0000  -> no difference detected  (fixed horizon: 95% CI [-0.0063, +0.0033], p 0.5480)
+        guardrail worse beyond its margin: latency_ms.total
+    """  # noqa: E501
+    lines = []
+    worse = {a["variant"]: a.get("guardrails_worse", []) for a in result.get("analyses", [])}
+    for c in result["comparisons"]:
+        if c["metric"] != "quality.overall" or c["difference"] is None:
+            continue
+        change = c.get("change")
+        sequence = "n/a (changed)" if change else interval(c["cs_low"], c["cs_high"], 3)
+        lines.append(
+            f"  {name} {c['variant']} vs {result['control']}: "
+            f"n {c['treatment_sample_size']}/{c['control_sample_size']}  "
+            f"diff {signed(c['difference'], 3)}  "
+            f"95% CS {sequence}  "
+            f"always-valid p {p_text(c['always_valid_p_value'])}  "
+            f"-> {verdict_text(c['verdict'])}  "
+            f"(fixed horizon: 95% CI {interval(c['ci_low'], c['ci_high'], 2)}, "
+            f"p {p_text(c['p_value'])})"
+        )
+        if change:
+            lines.append(
+                f"    effect changed in {_clock(change['window_start_ms'])}-"
+                f"{_clock(change['window_end_ms'])}: "
+                f"{signed(change['difference_before'], 3)} before, "
+                f"{signed(change['difference_after'], 3)} after"
+            )
+        if worse.get(c["variant"]):
+            lines.append(f"    guardrail worse beyond its margin: {', '.join(worse[c['variant']])}")
+    return lines

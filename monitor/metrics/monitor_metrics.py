@@ -17,6 +17,9 @@
 | ``rag_monitor_webhook_failures_total`` | counter | endpoint, reason |
 | ``rag_monitor_consumer_lag`` | gauge | partition |
 | ``rag_monitor_ab_difference``, ``rag_monitor_ab_always_valid_p_value`` | gauge | experiment, metric, variant (cumulative) |
+| ``rag_monitor_ab_confidence_sequence_low`` / ``_high`` | gauge | experiment, metric, variant (cumulative) |
+| ``rag_monitor_ab_verdict`` | gauge, 1 for the current verdict, else 0 | experiment, metric, variant, verdict |
+| ``rag_monitor_ab_guardrail_worse`` | gauge, 1 when worse beyond the margin | experiment, metric, variant |
 
 Label values pass through a per-label cap (overflow becomes ``other``); metric ids,
 outcomes and reasons are closed sets, variants come from the event and are capped. The
@@ -151,6 +154,25 @@ class MonitorMetrics:
         self.ab_always_valid_p = Gauge(
             "ab_always_valid_p_value", "Always-valid (mSPRT) p-value, cumulative.", ab,
             namespace=ns, registry=registry,
+        )  # fmt: skip
+        self.ab_cs_low = Gauge(
+            "ab_confidence_sequence_low", "Lower end of the always-valid 95% confidence "
+            "sequence of treatment minus control, cumulative.", ab, namespace=ns,
+            registry=registry,
+        )  # fmt: skip
+        self.ab_cs_high = Gauge(
+            "ab_confidence_sequence_high", "Upper end of the always-valid 95% confidence "
+            "sequence of treatment minus control, cumulative.", ab, namespace=ns,
+            registry=registry,
+        )  # fmt: skip
+        self.ab_verdict = Gauge(
+            "ab_verdict", "1 for the comparison's current verdict, 0 for the others.",
+            (*ab, "verdict"), namespace=ns, registry=registry,
+        )  # fmt: skip
+        self.ab_guardrail_worse = Gauge(
+            "ab_guardrail_worse", "1 when the treatment is worse than the control beyond the "
+            "guardrail margin (one-sided always-valid test), else 0.", ab, namespace=ns,
+            registry=registry,
         )  # fmt: skip
         self.scores = BulkHistogram(
             f"{ns}_score", "Scores per metric id and variant.", labels, SCORE_BUCKETS, registry

@@ -1,4 +1,4 @@
-"""``ragmon ab``: the latest ``AbResult`` of an experiment, read from the results topic."""
+"""``ragmon ab``: an experiment's ``AbResult`` messages, read from the results topic."""
 
 from __future__ import annotations
 
@@ -14,13 +14,25 @@ from monitor.errors import BrokerError
 from monitor.events.ab_result import AbResult
 from monitor.stream.kafka import client_options
 
-__all__ = ["latest_result"]
+__all__ = ["experiment_results", "latest_result"]
 
 
 async def latest_result(
     settings: Settings, experiment: str, scope: str, timeout_s: float = 30.0
 ) -> AbResult | None:
-    """The result of ``experiment`` with ``scope`` whose window ends last, or None.
+    """The result of ``experiment`` with ``scope`` whose window ends last, or None."""
+    best: AbResult | None = None
+    for result in await experiment_results(settings, experiment, timeout_s):
+        if result.span.scope == scope and (best is None or result.span.end_ms >= best.span.end_ms):
+            best = result
+    return best
+
+
+async def experiment_results(
+    settings: Settings, experiment: str, timeout_s: float = 30.0
+) -> list[AbResult]:
+    """Every result of ``experiment`` (both scopes), in topic order, one per window
+    (a window's result published twice, by a takeover, counts once: the last).
 
     Reads the whole topic (keyed by experiment id) up to its end, then stops.
     """
@@ -39,14 +51,14 @@ async def latest_result(
             f"cannot read {settings.ab_results_topic} from {settings.bootstrap_servers}: "
             f"{type(exc).__name__}"
         ) from None
-    best: AbResult | None = None
+    found: dict[tuple[str, int, int], AbResult] = {}
     try:
         topic = settings.ab_results_topic
         parts = [
             TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or ())
         ]
         if not parts:
-            return None
+            return []
         consumer.assign(parts)
         await consumer.seek_to_beginning(*parts)
         wanted = experiment.encode()
@@ -63,10 +75,9 @@ async def latest_result(
                         result = AbResult.model_validate_json(record.value)
                     except ValidationError:
                         continue
-                    if result.span.scope == scope and (
-                        best is None or result.span.end_ms >= best.span.end_ms
-                    ):
-                        best = result
-        return best
+                    span = result.span
+                    found.pop((span.scope, span.start_ms, span.end_ms), None)
+                    found[(span.scope, span.start_ms, span.end_ms)] = result
+        return list(found.values())
     finally:
         await consumer.stop()

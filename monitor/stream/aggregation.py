@@ -34,13 +34,14 @@ import asyncio
 import contextlib
 import logging
 import time
+from typing import get_args
 
 import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 
 from monitor.config import Settings
 from monitor.decider import Decider, Decision
-from monitor.events.ab_result import AbResult
+from monitor.events.ab_result import AbResult, Verdict
 from monitor.metrics.monitor_metrics import MonitorMetrics
 from monitor.stream.group_progress import GroupProgress
 from monitor.stream.kafka import client_options
@@ -372,3 +373,11 @@ class AggregationStage:
                 m.ab_difference.labels(**labels).set(c.difference)
             if c.always_valid_p_value is not None:
                 m.ab_always_valid_p.labels(**labels).set(c.always_valid_p_value)
+            if c.cs_low is not None and c.cs_high is not None:
+                m.ab_cs_low.labels(**labels).set(c.cs_low)
+                m.ab_cs_high.labels(**labels).set(c.cs_high)
+            for verdict in get_args(Verdict):
+                m.ab_verdict.labels(**labels, verdict=verdict).set(float(c.verdict == verdict))
+            if c.guardrail is not None:
+                worse = c.guardrail.verdict == "worse_beyond_margin"
+                m.ab_guardrail_worse.labels(**labels).set(float(worse))

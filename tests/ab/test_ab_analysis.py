@@ -154,6 +154,8 @@ def test_cumulative_looks_accumulate_and_state_round_trips(merge: Merge) -> None
         assert restored == state
         state = restored
     assert state.tests[("cumulative", "b", "quality.overall")].looks == 6
+    assert len(state.changes[("cumulative", "b", "quality.overall")].blocks) == 6
+    assert set(state.guardrails) == {("cumulative", "b", m) for m in config.guardrail_margins}
     assert all(a >= b for a, b in itertools.pairwise(p_values))  # running min
 
     # hopping windows: one look each, nothing stored

@@ -111,14 +111,17 @@ def test_skipped_looks_change_nothing() -> None:
     assert test.looks == 1
 
 
-def test_disjoint_intervals_collapse_to_a_point() -> None:
+def test_disjoint_intervals_mark_the_sequence_emptied() -> None:
     test = SequentialTest("mean", 0.1, 0.05)
-    test.update(Moments(1000, 0.70, 0.0225), Moments(1000, 0.70, 0.0225))
-    assert test.cs_high is not None
-    far = test.update(Moments(100_000, 0.70, 0.0225), Moments(100_000, 0.80, 0.0225))
-    assert far.cs_low == far.cs_high and far.cs_low is not None
-    assert far.cs_low > 0.0  # 0 left the sequence, consistent with the p-value
+    first = test.update(Moments(1000, 0.70, 0.0225), Moments(1000, 0.70, 0.0225), 60_000)
+    assert first.cs_high is not None and not first.emptied
+    far = test.update(Moments(100_000, 0.70, 0.0225), Moments(100_000, 0.80, 0.0225), 120_000)
+    assert far.emptied and (test.emptied_look, test.emptied_ms) == (2, 120_000)
+    assert (far.cs_low, far.cs_high) == (first.cs_low, first.cs_high)  # kept as it was
     assert far.p_value is not None and far.p_value < 0.05
+    later = test.update(Moments(200_000, 0.70, 0.0225), Moments(200_000, 0.70, 0.0225), 180_000)
+    assert later.emptied and test.emptied_look == 2
+    assert SequentialTest.from_dict(test.to_dict()) == test
 
 
 def test_proportions_use_the_bernoulli_variance() -> None:

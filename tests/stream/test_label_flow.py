@@ -4,6 +4,7 @@ metrics; none of them may carry a 250 KB value, and with a hash key none a raw o
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
@@ -101,3 +102,12 @@ def test_with_a_hash_key_no_raw_label_value_leaves_the_worker() -> None:
     assert policy.export("arm-b") in metrics
     assert any(policy.export("acme-corp") in m.decode() for m in messages)
     assert any(policy.export("reranker-v2") in m.decode() for m in messages)
+    # the A/B gauges: one verdict at 1 per comparison, the guardrail flags (the identical
+    # events here have no variance: no confidence sequence, "too little data")
+    current = re.findall(
+        r'rag_monitor_ab_verdict\{[^}]*metric="quality.overall"[^}]*\} 1.0', metrics
+    )
+    assert len(current) == 1
+    assert 'metric="latency_ms.total"' in "".join(
+        line for line in metrics.splitlines() if line.startswith("rag_monitor_ab_guardrail_worse")
+    )

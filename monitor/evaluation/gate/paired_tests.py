@@ -3,7 +3,7 @@ values, the paired t-test, Welch's t-test for unpaired samples and a paired boot
 for metrics derived from all cases at once.
 
 Every function returns a two-sided p-value (``1.0`` when there is nothing to test). The
-t and normal distributions come from :mod:`monitor.ab.distributions` (no scipy); the
+t and normal distributions come from :mod:`monitor.ab.distributions` (scipy); the
 values equal ``scipy.stats.binomtest(min(b, c), b + c, 0.5)``, ``ttest_rel`` and
 ``ttest_ind(equal_var=False)`` to ~1e-12 (checked in ``tests/evaluation/gate``).
 
