@@ -85,8 +85,7 @@ def ascii_proxy(text: str) -> bytes:
 
 _DIGIT = ord("d")
 _SPACE = ord("w")
-_UPPER = ord("U")
-_LOWER = ord("l")
+_CONTINUED = re.compile(rb"Ul+(?=wUl)")
 
 
 class ClassMarks:
@@ -120,24 +119,7 @@ class ClassMarks:
 
     def proper_nouns(self) -> int:
         """``(text.match(/[A-Z][a-z]+(?:\\s[A-Z][a-z]+)*/g) || []).length``."""
-        # a match starts at every "Ul" that does not continue one (a "Ul+" run followed by
-        # "wUl"): count the runs of "l" right after a "U", and those of them that a space
-        # and another "Ul" follow
-        c = self._classes
-        if c.size < 2:
-            return 0
-        lower = c == _LOWER
-        starts = np.flatnonzero(lower[1:] > lower[:-1]) + 1  # runs of "l" (never at 0 here)
-        starts = starts[c[starts - 1] == _UPPER]
-        if not starts.size:
-            return 0
-        ends = np.flatnonzero(lower[:-1] > lower[1:])  # the last "l" of each run
-        if lower[-1]:
-            ends = np.append(ends, c.size - 1)
-        ends = ends[np.searchsorted(ends, starts)]  # the end of each run counted
-        ends = ends[ends + 3 < c.size]
-        continued = (c[ends + 1] == _SPACE) & (c[ends + 2] == _UPPER) & (c[ends + 3] == _LOWER)
-        return int(starts.size - np.count_nonzero(continued))
+        return self.marks.count(b"Ul") - len(_CONTINUED.findall(self.marks))
 
 
 def count_dates(text: str, marks: bytes | None = None) -> int:
