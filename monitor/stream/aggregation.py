@@ -62,9 +62,6 @@ __all__ = ["AggregationStage"]
 
 log = logging.getLogger(__name__)
 
-ALL = "all"
-
-
 class AggregationStage:
     def __init__(
         self,
@@ -343,19 +340,14 @@ class AggregationStage:
         window = decision.window
         m.window_end.set(window.end_ms / 1000)
         for (variant, tenant, app), metrics in window.series.items():
-            if tenant is not None or app is not None:
+            # per variant only: the roll-up over variants is PromQL's (sum by), not a
+            # variant="all" series that a sum() would count twice
+            if variant is None or tenant is not None or app is not None:
                 continue
-            label = ALL if variant is None else m.cap("variant", variant)
+            label = m.cap("variant", variant)
             for metric, agg in metrics.items():
-                mean, p95 = agg.mean, agg.quantile(0.95)
-                m.window_count.labels(metric=metric, variant=label).set(agg.count)
-                if mean is not None:
-                    m.window_mean.labels(metric=metric, variant=label).set(mean)
-                if p95 is not None:
-                    m.window_p95.labels(metric=metric, variant=label).set(p95)
                 base = self.decider.baseline((variant, None, None), metric, window.end_ms)
-                if base is not None:
-                    m.baseline.labels(metric=metric, variant=label).set(base)
+                m.set_window(metric, label, agg.count, agg.mean, agg.quantile(0.95), base)
 
     def _set_ab_gauges(self, result: AbResult) -> None:
         m = self.metrics
@@ -363,12 +355,5 @@ class AggregationStage:
             return
         experiment = m.cap("experiment", result.experiment)
         for c in result.comparisons:
-            labels = {
-                "experiment": experiment,
-                "metric": c.metric,
-                "variant": m.cap("variant", c.variant),
-            }
-            if c.difference is not None:
-                m.ab_difference.labels(**labels).set(c.difference)
-            if c.always_valid_p_value is not None:
-                m.ab_always_valid_p.labels(**labels).set(c.always_valid_p_value)
+            variant = m.cap("variant", c.variant)
+            m.set_ab(experiment, c.metric, variant, c.difference, c.always_valid_p_value)

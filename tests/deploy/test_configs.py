@@ -45,15 +45,19 @@ RAGMON_METRICS: dict[str, str] = {
     "rag_monitor_events_total": "counter",
     "rag_monitor_ab_difference": "gauge",
     "rag_monitor_ab_always_valid_p_value": "gauge",
+    "rag_monitor_ab_latency_difference_seconds": "gauge",
     "rag_monitor_outcomes_total": "counter",
     "rag_monitor_crag_total": "counter",
     "rag_monitor_dead_letters_total": "counter",
     "rag_monitor_score": "histogram",
     "rag_monitor_window_mean": "gauge",
     "rag_monitor_window_p95": "gauge",
-    "rag_monitor_window_count": "gauge",
+    "rag_monitor_window_observations": "gauge",
+    "rag_monitor_window_latency_mean_seconds": "gauge",
+    "rag_monitor_window_latency_p95_seconds": "gauge",
     "rag_monitor_window_end_timestamp_seconds": "gauge",
     "rag_monitor_baseline": "gauge",
+    "rag_monitor_latency_baseline_seconds": "gauge",
     "rag_monitor_late_events_total": "counter",
     "rag_monitor_duplicate_events_total": "counter",
     "rag_monitor_alerts_total": "counter",
@@ -411,8 +415,11 @@ def test_dashboard_uses_only_exposed_metrics_and_recording_rules(
         "rag_monitor_webhook_failures_total",
         "rag_monitor_consumer_lag",
         "rag_monitor_scoring_seconds_bucket",
+        "rag_monitor_window_latency_p95_seconds",
     ):
         assert name in used, name
+    # latencies in seconds (their own gauges), and no roll-up series over the variants
+    assert not [e for e in exprs if "latency_ms" in e or 'variant="all"' in e]
     assert any("histogram_quantile(0.99" in e and "scoring_seconds" in e for e in exprs)
     assert any('metric=~"safety' in e for e in exprs)
 

@@ -104,7 +104,7 @@ def test_the_deploy_rules_run_live_and_their_alerts_reach_alertmanager(tmp_path:
     exposition = "".join(
         f'rag_monitor_window_{kind}{{metric="quality.overall",variant="{variant}"}} {value}\n'
         for variant, mean, count in (("control", 0.8, 100), ("treatment", 0.3, 40))
-        for kind, value in (("mean", mean), ("count", count))
+        for kind, value in (("mean", mean), ("observations", count))
     )
     live_rule = tmp_path / "live.rules.yml"
     live_rule.write_text(
