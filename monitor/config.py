@@ -14,10 +14,11 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, SecretStr, ValidationError, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from monitor.alerts.endpoint import AlertEndpoint
+from monitor.alerts.signing import check_secret
 from monitor.drift.config import DEFAULT_DEGRADATION_METRICS
 from monitor.errors import ConfigError
 
@@ -153,6 +154,7 @@ class Settings(BaseSettings):
 
     # Alert delivery
     alert_endpoints: list[AlertEndpoint] = []
+    # Standard Webhooks secret (whsec_ + base64 of 24 to 64 bytes) for generic endpoints
     webhook_secret: SecretStr | None = None
     delivery_max_backoff_s: float = Field(default=60.0, gt=0)
     # Alertmanager's convention (as Prometheus does it): every firing alert is re-sent to an
@@ -185,6 +187,13 @@ class Settings(BaseSettings):
     # True: the scored event's CRAG action also carries the sub-queries and search query as
     # text (copied out of the query, secrets and PII included); default: offsets only.
     scores_include_query_text: bool = False
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _standard_webhooks_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None:
+            check_secret(value.get_secret_value())
+        return value
 
     @model_validator(mode="after")
     def _firing_outlives_a_resend(self) -> Settings:

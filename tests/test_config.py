@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
+from monitor.alerts.signing import new_secret
 from monitor.config import MASK, Settings, load_settings, masked
 from monitor.errors import ConfigError, MonitorError
 
@@ -173,3 +174,17 @@ def test_alert_trust_settings_defaults_and_the_firing_ttl_check() -> None:
     assert (s.alertmanager_resend_s, s.alertmanager_firing_ttl_s) == (60.0, 240.0)
     with pytest.raises(ConfigError, match="alertmanager_firing_ttl_s must be longer"):
         load_settings(alertmanager_resend_s=300.0)
+
+
+def test_the_webhook_secret_must_be_a_standard_webhooks_secret(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("MONITOR_WEBHOOK_SECRET", SECRET)
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    message = str(info.value)
+    assert message.startswith("MONITOR_WEBHOOK_SECRET:") and "\n" not in message
+    assert "whsec_" in message and SECRET not in message
+    good = new_secret()
+    monkeypatch.setenv("MONITOR_WEBHOOK_SECRET", good)
+    assert load_settings().webhook_secret == SecretStr(good)

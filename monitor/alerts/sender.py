@@ -2,8 +2,9 @@
 
 :meth:`AlertSender.send` POSTs the endpoint's format (:mod:`monitor.alerts.payloads`) once,
 with ``Content-Type: application/json``, ``User-Agent: ragmon`` and, for ``generic``
-endpoints when a secret is configured, ``X-Monitor-Signature``
-(:mod:`monitor.alerts.signing`); an ``alertmanager`` URL without a path gets
+endpoints when a secret is configured, the Standard Webhooks headers ``webhook-id`` (one id
+per alert notification, the same on every retry and redelivery), ``webhook-timestamp`` and
+``webhook-signature`` (:mod:`monitor.alerts.signing`); an ``alertmanager`` URL without a path gets
 ``/api/v2/alerts`` (:func:`target_url`). It never raises for a network or HTTP problem; the
 :class:`SendResult` says what to do next:
 
@@ -48,7 +49,7 @@ from pydantic import SecretStr
 from monitor.alerts.alert import Alert
 from monitor.alerts.endpoint import AlertEndpoint
 from monitor.alerts.payloads import DEFAULT_FIRING_TTL_MS, payload_for
-from monitor.alerts.signing import SIGNATURE_HEADER, sign
+from monitor.alerts.signing import check_secret, message_id, signed_headers
 
 __all__ = [
     "ALERTMANAGER_PATH",
@@ -175,7 +176,8 @@ class AlertSender:
         alertmanager_firing_ttl_s: float = DEFAULT_FIRING_TTL_MS / 1000,
     ) -> None:
         self._client = client
-        self._secret = secret.get_secret_value() if isinstance(secret, SecretStr) else secret
+        raw = secret.get_secret_value() if isinstance(secret, SecretStr) else secret
+        self._secret = check_secret(raw) if raw else None
         self._clock_s = clock_s
         self._firing_ttl_ms = int(alertmanager_firing_ttl_s * 1000)
         quiet_httpx_logs()
@@ -186,7 +188,8 @@ class AlertSender:
         body = payload_for(endpoint.kind, alert, now_ms=now_ms, firing_ttl_ms=self._firing_ttl_ms)
         headers = {"Content-Type": "application/json", "User-Agent": "ragmon"}
         if endpoint.kind == "generic" and self._secret:
-            headers[SIGNATURE_HEADER] = sign(body, self._secret, int(self._clock_s()))
+            at_s = int(self._clock_s())
+            headers |= signed_headers(body, self._secret, message_id(alert), at_s)
         return body, headers
 
     async def send(self, endpoint: AlertEndpoint, alert: Alert) -> SendResult:

@@ -56,8 +56,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from prometheus_client import GC_COLLECTOR, Counter, Gauge, GCCollector, PlatformCollector
-from prometheus_client import ProcessCollector
+from prometheus_client import (
+    GC_COLLECTOR,
+    Counter,
+    Gauge,
+    GCCollector,
+    PlatformCollector,
+    ProcessCollector,
+)
 from prometheus_client.core import CounterMetricFamily
 from prometheus_client.registry import Collector, CollectorRegistry
 

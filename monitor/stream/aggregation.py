@@ -62,6 +62,7 @@ __all__ = ["AggregationStage"]
 
 log = logging.getLogger(__name__)
 
+
 class AggregationStage:
     def __init__(
         self,

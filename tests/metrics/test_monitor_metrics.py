@@ -16,7 +16,6 @@ from monitor.metrics.monitor_metrics import MonitorMetrics
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "deploy"))
 from test_configs import RAGMON_METRICS
 
-
 STANDARD_PREFIXES = ("process_", "python_")
 """prometheus_client's process, platform and gc collectors."""
 
