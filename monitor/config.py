@@ -18,6 +18,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from monitor.alerts.endpoint import AlertEndpoint
+from monitor.alerts.payloads import DEFAULT_DASHBOARD_URL, DEFAULT_RUNBOOK_BASE_URL
 from monitor.alerts.signing import check_secret
 from monitor.drift.config import DEFAULT_DEGRADATION_METRICS
 from monitor.errors import ConfigError
@@ -162,6 +163,11 @@ class Settings(BaseSettings):
     # alertmanager_firing_ttl_s, so the alerts of a stopped worker expire by themselves.
     alertmanager_resend_s: float = Field(default=60.0, gt=0)
     alertmanager_firing_ttl_s: float = Field(default=240.0, gt=0)
+    # Alertmanager annotations: runbook_url = this + "/" + alertname (the default is a
+    # placeholder that never resolves: point it at your runbooks); generatorURL = the
+    # Grafana dashboard (deploy/grafana) on the alert's window, metric and variant
+    alert_runbook_base_url: str = Field(default=DEFAULT_RUNBOOK_BASE_URL, pattern=r"^https?://\S+$")
+    alert_dashboard_url: str = Field(default=DEFAULT_DASHBOARD_URL, pattern=r"^https?://\S+$")
     # offline evaluation (`ragmon eval`); the judge is any OpenAI-compatible server
     eval_reports_dir: str = "reports/evals"
     eval_traces_dir: str = "traces"

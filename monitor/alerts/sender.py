@@ -48,7 +48,7 @@ from pydantic import SecretStr
 
 from monitor.alerts.alert import Alert
 from monitor.alerts.endpoint import AlertEndpoint
-from monitor.alerts.payloads import DEFAULT_FIRING_TTL_MS, payload_for
+from monitor.alerts.payloads import DEFAULT_FIRING_TTL_MS, AlertLinks, payload_for
 from monitor.alerts.signing import check_secret, message_id, signed_headers
 
 __all__ = [
@@ -174,18 +174,26 @@ class AlertSender:
         *,
         clock_s: Callable[[], float] = time.time,
         alertmanager_firing_ttl_s: float = DEFAULT_FIRING_TTL_MS / 1000,
+        links: AlertLinks | None = None,
     ) -> None:
         self._client = client
         raw = secret.get_secret_value() if isinstance(secret, SecretStr) else secret
         self._secret = check_secret(raw) if raw else None
         self._clock_s = clock_s
         self._firing_ttl_ms = int(alertmanager_firing_ttl_s * 1000)
+        self._links = links or AlertLinks()
         quiet_httpx_logs()
 
     def request_for(self, endpoint: AlertEndpoint, alert: Alert) -> tuple[bytes, dict[str, str]]:
         """The body and headers :meth:`send` would POST to ``endpoint``."""
         now_ms = int(self._clock_s() * 1000)
-        body = payload_for(endpoint.kind, alert, now_ms=now_ms, firing_ttl_ms=self._firing_ttl_ms)
+        body = payload_for(
+            endpoint.kind,
+            alert,
+            now_ms=now_ms,
+            firing_ttl_ms=self._firing_ttl_ms,
+            links=self._links,
+        )
         headers = {"Content-Type": "application/json", "User-Agent": "ragmon"}
         if endpoint.kind == "generic" and self._secret:
             at_s = int(self._clock_s())

@@ -59,6 +59,7 @@ from monitor.alerts.alert import Alert
 from monitor.alerts.delivery_stats import DeliveryStats
 from monitor.alerts.endpoint import AlertEndpoint
 from monitor.alerts.firing_alerts import FiringAlerts
+from monitor.alerts.payloads import AlertLinks
 from monitor.alerts.sender import AlertSender, SendResult, backoff_s
 from monitor.config import Settings
 from monitor.stream.kafka import client_options
@@ -331,6 +332,7 @@ async def run_deliveries(settings: Settings, stats: DeliveryStats) -> None:
             client,
             settings.webhook_secret,
             alertmanager_firing_ttl_s=settings.alertmanager_firing_ttl_s,
+            links=AlertLinks(settings.alert_runbook_base_url, settings.alert_dashboard_url),
         )
         deliveries = [AlertDelivery(settings, e, sender, stats) for e in endpoints]
         try:
