@@ -53,6 +53,10 @@ class Settings(BaseSettings):
     ab_results_topic: str = "rag.ab-results.v1"
     topic_partitions: int = Field(default=4, ge=1)
     topic_replication: int = Field(default=1, ge=1)
+    # retention.ms of the topics ragmon creates (-1: keep forever), and per topic name
+    # (e.g. {"rag.events.v1": 86400000}); a topic that exists already is left as it is
+    topic_retention_ms: int = Field(default=604_800_000, ge=-1)
+    topic_retention_overrides_ms: dict[str, int] = {}
 
     # Scoring loop
     max_event_bytes: int = Field(default=1_048_576, ge=1024)
@@ -206,6 +210,27 @@ class Settings(BaseSettings):
         if self.alertmanager_firing_ttl_s <= self.alertmanager_resend_s:
             raise ValueError("alertmanager_firing_ttl_s must be longer than alertmanager_resend_s")
         return self
+
+    @model_validator(mode="after")
+    def _retention_keeps_what_a_restart_reads(self) -> Settings:
+        for topic, ms in self.topic_retention_overrides_ms.items():
+            if topic not in self.topics():
+                raise ValueError(f"topic_retention_overrides_ms: {topic!r} is not a ragmon topic")
+            if ms < -1:
+                raise ValueError(f"topic_retention_overrides_ms: {topic!r} must be -1 or more")
+        # a (re)started worker rebuilds windows and baselines from the partials topic
+        needed_ms = max(self.baseline_horizon_ms, self.handover_horizon_ms)
+        partials_ms = self.retention_ms(self.partials_topic)
+        if partials_ms != -1 and partials_ms < needed_ms:
+            raise ValueError(
+                f"the retention of {self.partials_topic} ({partials_ms} ms) must be -1 or at "
+                f"least baseline_horizon_ms and handover_horizon_ms ({needed_ms} ms)"
+            )
+        return self
+
+    def retention_ms(self, topic: str) -> int:
+        """``retention.ms`` for ``topic`` when ragmon creates it (-1: forever)."""
+        return self.topic_retention_overrides_ms.get(topic, self.topic_retention_ms)
 
     def topics(self) -> list[str]:
         return [
