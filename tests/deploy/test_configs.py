@@ -541,3 +541,64 @@ def test_the_webhook_sink_script_compiles(compose: dict[str, Any]) -> None:
     command = compose["services"]["webhook-sink"]["command"]
     assert command[:3] == ["python", "-u", "-c"]
     compile(command[3], "webhook-sink", "exec")
+
+
+def test_compose_workers_scale_and_heal(compose: dict[str, Any]) -> None:
+    """`--scale worker=3` can start (no fixed host port), the worker has a healthcheck on
+    /healthz and a restart policy, Kafka keeps its data in a volume."""
+    services = compose["services"]
+    worker = services["worker"]
+    for port in worker.get("ports", []):
+        host_ip, host_port, container_port = str(port).split(":")
+        assert (host_ip, host_port, container_port) == ("127.0.0.1", "", "6066"), port
+    test = worker["healthcheck"]["test"]
+    assert test[0] == "CMD" and "/healthz" in " ".join(test)
+    compile(test[-1], "worker-healthcheck", "exec")  # the python -c script
+    assert worker["healthcheck"]["start_period"]
+    for name, service in services.items():
+        assert service.get("restart") == "unless-stopped", name
+    kafka = services["kafka"]
+    data_dir = kafka["environment"]["KAFKA_LOG_DIRS"]
+    assert f"kafka-data:{data_dir}" in kafka["volumes"]
+    assert "kafka-data" in compose["volumes"]
+
+
+def test_the_inhibit_rule_is_keyed_on_tenant() -> None:
+    alertmanager = load_yaml(ALERTMANAGER_YML)
+    [rule] = alertmanager["inhibit_rules"]
+    assert {"metric", "variant", "tenant", "application"} <= set(rule["equal"])
+    assert "tenant" in alertmanager["route"]["group_by"]
+
+
+K8S = DEPLOY / "k8s"
+
+
+def test_kubernetes_manifests_parse_and_probe_healthz() -> None:
+    docs = {path.name: load_yaml(path) for path in sorted(K8S.glob("*.yaml"))}
+    assert set(docs) == {"worker-deployment.yaml", "worker-service.yaml"}
+    deployment, service = docs["worker-deployment.yaml"], docs["worker-service.yaml"]
+    assert (deployment["apiVersion"], deployment["kind"]) == ("apps/v1", "Deployment")
+    assert (service["apiVersion"], service["kind"]) == ("v1", "Service")
+    spec = deployment["spec"]
+    labels = spec["template"]["metadata"]["labels"]
+    assert spec["selector"]["matchLabels"].items() <= labels.items()
+    assert service["spec"]["selector"].items() <= labels.items()
+    assert service["spec"]["clusterIP"] == "None"  # DNS lists every worker for scraping
+    [container] = spec["template"]["spec"]["containers"]
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    env = {e["name"]: e for e in container["env"]}
+    assert ports["web"] == int(env["MONITOR_WEB_PORT"]["value"]) == 6066
+    assert env["MONITOR_WEB_HOST"]["value"] == "0.0.0.0"
+    [svc_port] = service["spec"]["ports"]
+    assert svc_port["targetPort"] == "web" and svc_port["port"] == 6066
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+        get = container[probe]["httpGet"]
+        assert (get["path"], get["port"]) == ("/healthz", "web"), probe
+    # secrets come from a Secret, never a literal value in the manifest
+    assert "value" not in env["MONITOR_WEBHOOK_SECRET"]
+    assert env["MONITOR_WEBHOOK_SECRET"]["valueFrom"]["secretKeyRef"]["name"]
+    # every MONITOR_* variable of the manifest is a setting the worker reads
+    from monitor.config import Settings
+
+    for name in env:
+        assert name.removeprefix("MONITOR_").lower() in Settings.model_fields, name
