@@ -602,3 +602,11 @@ def test_kubernetes_manifests_parse_and_probe_healthz() -> None:
 
     for name in env:
         assert name.removeprefix("MONITOR_").lower() in Settings.model_fields, name
+
+
+def test_alerting_rules_link_their_runbook() -> None:
+    rules = load_yaml(RULES_YML)
+    alerts = [r for g in rules["groups"] for r in g["rules"] if "alert" in r]
+    for alert in alerts:
+        url = alert["annotations"]["runbook_url"]
+        assert urlsplit(url).scheme == "https" and url.endswith("/" + alert["alert"]), url
