@@ -14,10 +14,12 @@ import re
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, SecretStr, ValidationError, model_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from monitor.alerts.endpoint import AlertEndpoint
+from monitor.alerts.payloads import DEFAULT_DASHBOARD_URL, DEFAULT_RUNBOOK_BASE_URL
+from monitor.alerts.signing import check_secret
 from monitor.drift.config import DEFAULT_DEGRADATION_METRICS
 from monitor.errors import ConfigError
 from monitor.scoring.chunk_cache import DEFAULT_BUDGET_BYTES
@@ -52,6 +54,10 @@ class Settings(BaseSettings):
     ab_results_topic: str = "rag.ab-results.v1"
     topic_partitions: int = Field(default=4, ge=1)
     topic_replication: int = Field(default=1, ge=1)
+    # retention.ms of the topics ragmon creates (-1: keep forever), and per topic name
+    # (e.g. {"rag.events.v1": 86400000}); a topic that exists already is left as it is
+    topic_retention_ms: int = Field(default=604_800_000, ge=-1)
+    topic_retention_overrides_ms: dict[str, int] = {}
 
     # Scoring loop
     max_event_bytes: int = Field(default=1_048_576, ge=1024)
@@ -177,6 +183,7 @@ class Settings(BaseSettings):
 
     # Alert delivery
     alert_endpoints: list[AlertEndpoint] = []
+    # Standard Webhooks secret (whsec_ + base64 of 24 to 64 bytes) for generic endpoints
     webhook_secret: SecretStr | None = None
     delivery_max_backoff_s: float = Field(default=60.0, gt=0)
     # Alertmanager's convention (as Prometheus does it): every firing alert is re-sent to an
@@ -184,6 +191,11 @@ class Settings(BaseSettings):
     # alertmanager_firing_ttl_s, so the alerts of a stopped worker expire by themselves.
     alertmanager_resend_s: float = Field(default=60.0, gt=0)
     alertmanager_firing_ttl_s: float = Field(default=240.0, gt=0)
+    # Alertmanager annotations: runbook_url = this + "/" + alertname (the default is a
+    # placeholder that never resolves: point it at your runbooks); generatorURL = the
+    # Grafana dashboard (deploy/grafana) on the alert's window, metric and variant
+    alert_runbook_base_url: str = Field(default=DEFAULT_RUNBOOK_BASE_URL, pattern=r"^https?://\S+$")
+    alert_dashboard_url: str = Field(default=DEFAULT_DASHBOARD_URL, pattern=r"^https?://\S+$")
     # offline evaluation (`ragmon eval`); the judge is any OpenAI-compatible server
     eval_reports_dir: str = "reports/evals"
     eval_traces_dir: str = "traces"
@@ -210,6 +222,13 @@ class Settings(BaseSettings):
     # text (copied out of the query, secrets and PII included); default: offsets only.
     scores_include_query_text: bool = False
 
+    @field_validator("webhook_secret")
+    @classmethod
+    def _standard_webhooks_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None:
+            check_secret(value.get_secret_value())
+        return value
+
     @model_validator(mode="after")
     def _firing_outlives_a_resend(self) -> Settings:
         if self.alertmanager_firing_ttl_s <= self.alertmanager_resend_s:
@@ -227,6 +246,27 @@ class Settings(BaseSettings):
                 if not margin >= 0.0:
                     raise ValueError(f"ab_guardrail_margins: {metric} needs a margin >= 0")
         return self
+
+    @model_validator(mode="after")
+    def _retention_keeps_what_a_restart_reads(self) -> Settings:
+        for topic, ms in self.topic_retention_overrides_ms.items():
+            if topic not in self.topics():
+                raise ValueError(f"topic_retention_overrides_ms: {topic!r} is not a ragmon topic")
+            if ms < -1:
+                raise ValueError(f"topic_retention_overrides_ms: {topic!r} must be -1 or more")
+        # a (re)started worker rebuilds windows and baselines from the partials topic
+        needed_ms = max(self.baseline_horizon_ms, self.handover_horizon_ms)
+        partials_ms = self.retention_ms(self.partials_topic)
+        if partials_ms != -1 and partials_ms < needed_ms:
+            raise ValueError(
+                f"the retention of {self.partials_topic} ({partials_ms} ms) must be -1 or at "
+                f"least baseline_horizon_ms and handover_horizon_ms ({needed_ms} ms)"
+            )
+        return self
+
+    def retention_ms(self, topic: str) -> int:
+        """``retention.ms`` for ``topic`` when ragmon creates it (-1: forever)."""
+        return self.topic_retention_overrides_ms.get(topic, self.topic_retention_ms)
 
     def topics(self) -> list[str]:
         topics = [

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
+from monitor.alerts.signing import new_secret
 from monitor.config import MASK, Settings, load_settings, masked
 from monitor.errors import ConfigError, MonitorError
 
@@ -189,3 +190,17 @@ def test_ab_guardrail_margins_override_the_defaults(monkeypatch: pytest.MonkeyPa
         with pytest.raises(ConfigError) as info:
             load_settings()
         assert "ab_guardrail_margins" in str(info.value) and "\n" not in str(info.value)
+
+
+def test_the_webhook_secret_must_be_a_standard_webhooks_secret(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("MONITOR_WEBHOOK_SECRET", SECRET)
+    with pytest.raises(ConfigError) as info:
+        load_settings()
+    message = str(info.value)
+    assert message.startswith("MONITOR_WEBHOOK_SECRET:") and "\n" not in message
+    assert "whsec_" in message and SECRET not in message
+    good = new_secret()
+    monkeypatch.setenv("MONITOR_WEBHOOK_SECRET", good)
+    assert load_settings().webhook_secret == SecretStr(good)

@@ -31,6 +31,7 @@ PURE = (
     "monitor.evaluation.metrics",
     "monitor.evaluation.results",
     "monitor.evaluation.gate",
+    "monitor.retry",
 )
 ROOT = Path(monitor.__file__).resolve().parent
 

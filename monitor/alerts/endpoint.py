@@ -4,7 +4,8 @@
 ``[{"name": "oncall", "kind": "generic", "url": "https://hooks.example/ragmon"}]``.
 ``name`` is the low-cardinality label used in metrics and logs (never the URL, which may
 hold a token); ``kind`` picks the payload format. Generic JSON payloads are signed with
-``MONITOR_WEBHOOK_SECRET`` (HMAC-SHA256, header ``X-Monitor-Signature``).
+``MONITOR_WEBHOOK_SECRET`` (a ``whsec_...`` secret) as Standard Webhooks prescribes
+(headers ``webhook-id``, ``webhook-timestamp``, ``webhook-signature``).
 
 >>> AlertEndpoint(name="am", kind="alertmanager", url="http://127.0.0.1:9093").kind
 'alertmanager'

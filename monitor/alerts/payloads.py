@@ -13,6 +13,11 @@
   (:mod:`monitor.stream.alert_delivery`, every ``alertmanager_resend_s``), so an alert
   whose sender died expires by itself; a resolved one carries ``endsAt`` = ``ends_at_ms``
   and, when known, a ``resolve_reason`` annotation (``recovered`` or ``quiet``).
+  Annotations: ``summary`` (the alert's message), ``description`` (metric, value against
+  threshold, window), ``runbook_url`` (``runbook_base_url`` + ``/`` + the alertname,
+  :class:`AlertLinks`), ``dashboard_url`` and the diagnosis. ``generatorURL`` (the link
+  Alertmanager shows as the alert's source) is the Grafana dashboard on the alert's window,
+  metric and variant.
 * ``slack``: an incoming-webhook message with a plain ``text`` line (no emoji), with
   ``&``, ``<`` and ``>`` escaped as Slack requires.
 
@@ -43,6 +48,10 @@ and lone surrogates before it is put in a payload or a terminal line.
 '1970-01-01T00:06:00.000Z'
 >>> json.loads(slack_payload(alert))["text"].split(" — ")[0]
 '[FIRING] critical threshold quality.overall: current 0.31 &lt; threshold 0.40 (variant=treatment)'
+>>> am["annotations"]["runbook_url"]
+'https://runbooks.invalid/ragmon/RagMonitorCriticalQuality'
+>>> am["generatorURL"]
+'http://127.0.0.1:3000/d/ragmon-overview/ragmon?from=0&to=60000&var-metric=quality.overall&var-variant=treatment'
 >>> from monitor.alerts.alert import RelatedCondition
 >>> grouped = alert.model_copy(update={"related": [RelatedCondition(rule="degradation",
 ...     metric="quality.overall", severity="warning", labels=AlertLabels(),
@@ -60,14 +69,19 @@ import json
 import math
 import re
 import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from urllib.parse import quote, urlencode
 
 from monitor.alerts.alert import Alert, RelatedCondition
 from monitor.alerts.endpoint import EndpointKind
 
 __all__ = [
+    "DEFAULT_DASHBOARD_URL",
     "DEFAULT_FIRING_TTL_MS",
+    "DEFAULT_RUNBOOK_BASE_URL",
     "RELATED_LIMIT",
+    "AlertLinks",
     "alert_line",
     "alertmanager_payload",
     "generic_payload",
@@ -80,6 +94,36 @@ __all__ = [
 RELATED_LIMIT = 20
 """The most related conditions spelled out in an Alertmanager annotation or a Slack text."""
 DEFAULT_FIRING_TTL_MS = 240_000
+DEFAULT_RUNBOOK_BASE_URL = "https://runbooks.invalid/ragmon"
+"""A placeholder (``.invalid`` never resolves): set ``MONITOR_ALERT_RUNBOOK_BASE_URL``."""
+DEFAULT_DASHBOARD_URL = "http://127.0.0.1:3000/d/ragmon-overview/ragmon"
+"""The dashboard of deploy/grafana as docker-compose.yml publishes it."""
+
+
+@dataclass(frozen=True)
+class AlertLinks:
+    """Where an Alertmanager alert points: its runbook (``runbook_base_url`` + ``/`` +
+    alertname) and its source (the Grafana dashboard on the alert's window and series)."""
+
+    runbook_base_url: str = DEFAULT_RUNBOOK_BASE_URL
+    dashboard_url: str = DEFAULT_DASHBOARD_URL
+
+    def runbook_url(self, alertname: str) -> str:
+        return f"{self.runbook_base_url.rstrip('/')}/{quote(alertname, safe='')}"
+
+    def generator_url(self, alert: Alert) -> str:
+        """The dashboard from the window's start to its end (or the incident's end), with
+        the alert's metric and variant selected."""
+        end_ms = alert.window.end_ms
+        if alert.ends_at_ms is not None:
+            end_ms = max(end_ms, alert.ends_at_ms)
+        query = {"from": str(alert.window.start_ms), "to": str(end_ms)}
+        query["var-metric"] = _safe(alert.metric)
+        if alert.labels.variant:
+            query["var-variant"] = _safe(alert.labels.variant)
+        separator = "&" if "?" in self.dashboard_url else "?"
+        return self.dashboard_url + separator + urlencode(query, safe=":/")
+
 
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 _WORDS = re.compile(r"[A-Za-z0-9]+")
@@ -162,10 +206,14 @@ def _camel(name: str) -> str:
 
 
 def alertmanager_payload(
-    alert: Alert, now_ms: int | None = None, firing_ttl_ms: int = DEFAULT_FIRING_TTL_MS
+    alert: Alert,
+    now_ms: int | None = None,
+    firing_ttl_ms: int = DEFAULT_FIRING_TTL_MS,
+    links: AlertLinks | None = None,
 ) -> bytes:
     """A JSON list with one ``PostableAlert`` for Alertmanager's ``POST /api/v2/alerts``;
     a firing alert ends at ``now_ms`` (default: the wall clock) + ``firing_ttl_ms``."""
+    links = links or AlertLinks()
     labels = {
         "alertname": "RagMonitor" + (_camel(alert.rule) or _camel(alert.type)),
         "severity": alert.severity,
@@ -181,6 +229,8 @@ def alertmanager_payload(
             f"{_safe(alert.metric)}: {_comparison(alert)} over the window "
             f"{rfc3339(alert.window.start_ms)} to {rfc3339(alert.window.end_ms)}"
         ),
+        "runbook_url": links.runbook_url(labels["alertname"]),
+        "dashboard_url": links.generator_url(alert),
         "diagnosis": _safe(diagnosis.advice),
         "perspective": diagnosis.perspective,
         "failing": ",".join(diagnosis.failing),
@@ -202,6 +252,7 @@ def alertmanager_payload(
         "annotations": annotations,
         "startsAt": rfc3339(alert.starts_at_ms),
         "endsAt": ends_at,
+        "generatorURL": links.generator_url(alert),
     }
     return json.dumps([postable], separators=(",", ":")).encode()
 
@@ -231,11 +282,13 @@ def payload_for(
     *,
     now_ms: int | None = None,
     firing_ttl_ms: int = DEFAULT_FIRING_TTL_MS,
+    links: AlertLinks | None = None,
 ) -> bytes:
     """The body for an endpoint of ``kind`` (``generic``, ``alertmanager`` or ``slack``);
-    ``now_ms`` and ``firing_ttl_ms`` make an Alertmanager firing alert's ``endsAt``."""
+    ``now_ms`` and ``firing_ttl_ms`` make an Alertmanager firing alert's ``endsAt``,
+    ``links`` its ``runbook_url`` and ``generatorURL``."""
     if kind == "alertmanager":
-        return alertmanager_payload(alert, now_ms, firing_ttl_ms)
+        return alertmanager_payload(alert, now_ms, firing_ttl_ms, links)
     if kind == "slack":
         return slack_payload(alert)
     if kind == "generic":

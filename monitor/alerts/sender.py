@@ -1,41 +1,33 @@
-"""One HTTP delivery attempt of an alert, classified for the retry policy; and the backoff.
+"""One HTTP delivery attempt of an alert, classified for the retry policy.
 
 :meth:`AlertSender.send` POSTs the endpoint's format (:mod:`monitor.alerts.payloads`) once,
 with ``Content-Type: application/json``, ``User-Agent: ragmon`` and, for ``generic``
-endpoints when a secret is configured, ``X-Monitor-Signature``
-(:mod:`monitor.alerts.signing`); an ``alertmanager`` URL without a path gets
+endpoints when a secret is configured, the Standard Webhooks headers ``webhook-id`` (one id
+per alert notification, the same on every retry and redelivery), ``webhook-timestamp`` and
+``webhook-signature`` (:mod:`monitor.alerts.signing`); an ``alertmanager`` URL without a path gets
 ``/api/v2/alerts`` (:func:`target_url`). It never raises for a network or HTTP problem; the
 :class:`SendResult` says what to do next:
 
 * ``delivered`` (reason ``ok``): a 2xx answer.
 * ``retry``: ``connect`` (refused, DNS failure), ``timeout`` (no status line within
   ``endpoint.timeout_s``), ``network`` (connection dropped, broken answer), ``http_5xx``,
-  ``http_429`` and ``http_408`` (``Retry-After`` seconds or HTTP date kept in
-  ``retry_after_s``), ``bad_url`` (the URL cannot be used: fix the configuration; the
-  alerts wait in the topic meanwhile).
+  ``http_429`` and ``http_408`` (``Retry-After`` seconds or HTTP date, or
+  ``retry-after-ms``, kept in ``retry_after_s``), ``bad_url`` (the URL cannot be used:
+  fix the configuration; the alerts wait in the topic meanwhile).
 * ``rejected`` (``http_4xx``, ``http_3xx``): any other status; retrying would not help.
 
 A rejection keeps the status and the first 200 characters of the endpoint's answer for the
 log. Neither the URL (a Slack URL holds a token) nor the secret is ever part of a result.
 
-:func:`backoff_s` is "full jitter" exponential backoff: the ``attempt``-th retry waits a
-uniformly random time in ``[0, min(max_s, base_s * 2 ** (attempt - 1))]``. The random
-spread keeps many workers that failed together from retrying together.
-
->>> import random
->>> rng = random.Random(7)
->>> [round(backoff_s(n, base_s=1.0, max_s=8.0, rng=rng), 2) for n in (1, 2, 3, 4, 10)]
-[0.32, 0.3, 2.6, 0.58, 4.29]
->>> all(backoff_s(n, 0.5, 3.0, rng) <= 3.0 for n in range(1, 1000))
-True
+What to wait before the next attempt is the retry policy's (:mod:`monitor.retry`, shared
+with the live-target client and the judge); this module reads the answer's
+``Retry-After`` / ``retry-after-ms`` with its :func:`~monitor.retry.retry_after_s`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import logging
-import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -47,8 +39,9 @@ from pydantic import SecretStr
 
 from monitor.alerts.alert import Alert
 from monitor.alerts.endpoint import AlertEndpoint
-from monitor.alerts.payloads import DEFAULT_FIRING_TTL_MS, payload_for
-from monitor.alerts.signing import SIGNATURE_HEADER, sign
+from monitor.alerts.payloads import DEFAULT_FIRING_TTL_MS, AlertLinks, payload_for
+from monitor.alerts.signing import check_secret, message_id, signed_headers
+from monitor.retry import retry_after_s
 
 __all__ = [
     "ALERTMANAGER_PATH",
@@ -56,8 +49,6 @@ __all__ = [
     "AlertSender",
     "Outcome",
     "SendResult",
-    "backoff_s",
-    "http_date_delay_s",
     "quiet_httpx_logs",
     "target_url",
 ]
@@ -79,38 +70,6 @@ class SendResult:
     retry_after_s: float | None = None
     answer: str = ""
     elapsed_s: float = 0.0
-
-
-def backoff_s(attempt: int, base_s: float, max_s: float, rng: random.Random) -> float:
-    """Full-jitter exponential backoff before retry number ``attempt`` (1 = first retry)."""
-    exponent = min(max(attempt - 1, 0), 64)  # 2**64 * base is past any sane cap already
-    return rng.uniform(0.0, min(max_s, base_s * 2.0**exponent))
-
-
-def _retry_after_s(value: str | None, now_s: float) -> float | None:
-    """``Retry-After`` as seconds from now: delta-seconds or an HTTP date; else ``None``."""
-    if value is None:
-        return None
-    value = value.strip()
-    if value.isascii() and value.isdigit():
-        return float(value)
-    return http_date_delay_s(value, now_s)
-
-
-def http_date_delay_s(value: str, now_s: float) -> float | None:
-    """Seconds from ``now_s`` until an HTTP date (``Retry-After``'s other form), at least
-    0; ``None`` when ``value`` is not a date with a time zone.
-
-    >>> http_date_delay_s("Thu, 01 Jan 1970 00:00:30 GMT", now_s=10.0)
-    20.0
-    """
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when.tzinfo is None:
-        return None
-    return max(0.0, when.timestamp() - now_s)
 
 
 def _excerpt(raw: bytes) -> str:
@@ -173,20 +132,30 @@ class AlertSender:
         *,
         clock_s: Callable[[], float] = time.time,
         alertmanager_firing_ttl_s: float = DEFAULT_FIRING_TTL_MS / 1000,
+        links: AlertLinks | None = None,
     ) -> None:
         self._client = client
-        self._secret = secret.get_secret_value() if isinstance(secret, SecretStr) else secret
+        raw = secret.get_secret_value() if isinstance(secret, SecretStr) else secret
+        self._secret = check_secret(raw) if raw else None
         self._clock_s = clock_s
         self._firing_ttl_ms = int(alertmanager_firing_ttl_s * 1000)
+        self._links = links or AlertLinks()
         quiet_httpx_logs()
 
     def request_for(self, endpoint: AlertEndpoint, alert: Alert) -> tuple[bytes, dict[str, str]]:
         """The body and headers :meth:`send` would POST to ``endpoint``."""
         now_ms = int(self._clock_s() * 1000)
-        body = payload_for(endpoint.kind, alert, now_ms=now_ms, firing_ttl_ms=self._firing_ttl_ms)
+        body = payload_for(
+            endpoint.kind,
+            alert,
+            now_ms=now_ms,
+            firing_ttl_ms=self._firing_ttl_ms,
+            links=self._links,
+        )
         headers = {"Content-Type": "application/json", "User-Agent": "ragmon"}
         if endpoint.kind == "generic" and self._secret:
-            headers[SIGNATURE_HEADER] = sign(body, self._secret, int(self._clock_s()))
+            at_s = int(self._clock_s())
+            headers |= signed_headers(body, self._secret, message_id(alert), at_s)
         return body, headers
 
     async def send(self, endpoint: AlertEndpoint, alert: Alert) -> SendResult:
@@ -223,7 +192,7 @@ class AlertSender:
         outcome, reason = _classify(response.status_code)
         retry_after = None
         if outcome == "retry":
-            retry_after = _retry_after_s(response.headers.get("Retry-After"), self._clock_s())
+            retry_after = retry_after_s(response.headers, self._clock_s())
         return SendResult(
             outcome,
             reason,

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import secrets
 import signal
 import subprocess
 import sys
@@ -28,6 +27,7 @@ from aiokafka import AIOKafkaConsumer, TopicPartition
 from pydantic import SecretStr
 
 from monitor.alerts.endpoint import AlertEndpoint
+from monitor.alerts.signing import new_secret
 from monitor.config import Settings
 from monitor.demo.dashboard import Dashboard
 from monitor.demo.traffic import TrafficGenerator
@@ -174,7 +174,7 @@ def run_demo(
     workdir = Path(tempfile.mkdtemp(prefix="ragmon-demo-"))
     print(f"starting the embedded broker and a worker (logs in {workdir}) ...", flush=True)
     board = Dashboard()
-    secret = secrets.token_hex(16)
+    secret = new_secret()
     sink = WebhookSink(secret=secret, on_alert=board.add_alert)
     sink.start()
     broker = EmbeddedBroker(log_path=workdir / "broker.log").start()

@@ -1,7 +1,8 @@
 """A tiny webhook receiver for ``ragmon demo``: shows the alerts the worker delivers.
 
 It listens on loopback (a free port by default), accepts ``POST``s of the generic format
-(the ``Alert`` JSON), checks ``X-Monitor-Signature`` when it knows the secret, and hands
+(the ``Alert`` JSON), checks the Standard Webhooks signature (``webhook-id``,
+``webhook-timestamp``, ``webhook-signature``) when it knows the secret, and hands
 each alert to a callback, by default one printed line:
 ``[FIRING] critical threshold quality.overall: current 0.31 < threshold 0.40
 (variant=treatment) perspective=retrieval``. It never prints a raw body.
@@ -10,8 +11,8 @@ Answers: 200 taken; 401 signature missing, wrong or older than 5 minutes; 400 no
 ``Alert``; 413 larger than ``max_body_bytes``; 405 not a ``POST``; 500 the callback failed
 (so the sender retries). The callback runs on a server thread, one alert at a time.
 
->>> import httpx
->>> from monitor.alerts.signing import sign
+>>> import httpx, time
+>>> from monitor.alerts.signing import new_secret, signed_headers
 >>> from monitor.alerts.alert import Alert, AlertLabels, AlertWindow, Diagnosis
 >>> alert = Alert(fingerprint="f1", status="firing", type="threshold", severity="critical",
 ...     rule="critical_quality", message="low", metric="quality.overall",
@@ -19,10 +20,12 @@ Answers: 200 taken; 401 signature missing, wrong or older than 5 minutes; 400 no
 ...     window=AlertWindow(start_ms=0, end_ms=60_000), starts_at_ms=60_000,
 ...     diagnosis=Diagnosis(perspective="retrieval", failing=["retrieval"], advice="x"))
 >>> body = alert.model_dump_json().encode()
->>> with WebhookSink(secret="s3cret") as sink:
-...     ok = httpx.post(sink.url, content=body,
-...                     headers={"X-Monitor-Signature": sign(body, "s3cret", int(time.time()))})
-...     forged = httpx.post(sink.url, content=body, headers={"X-Monitor-Signature": "t=1,v1=0"})
+>>> secret = new_secret()
+>>> headers = signed_headers(body, secret, "msg_1", int(time.time()))
+>>> with WebhookSink(secret=secret) as sink:
+...     ok = httpx.post(sink.url, content=body, headers=headers)
+...     forged = httpx.post(sink.url, content=body,
+...                         headers=headers | {"webhook-signature": "v1,AAAA"})
 [FIRING] critical threshold quality.overall: current 0.31 < threshold 0.40 \
 (variant=treatment) perspective=retrieval
 >>> ok.status_code, forged.status_code
@@ -33,7 +36,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -43,7 +45,7 @@ from pydantic import SecretStr, ValidationError
 
 from monitor.alerts.alert import Alert
 from monitor.alerts.payloads import alert_line
-from monitor.alerts.signing import SIGNATURE_HEADER, verify
+from monitor.alerts.signing import check_secret, verify
 
 __all__ = ["WebhookSink", "sink_line"]
 
@@ -99,7 +101,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(413, "too large")
             return
         body = self.rfile.read(length)
-        status, text = sink._take(body, self.headers.get(SIGNATURE_HEADER))
+        status, text = sink._take(body, dict(self.headers.items()))
         self._answer(status, text)
 
     def _not_allowed(self) -> None:
@@ -120,14 +122,13 @@ class WebhookSink:
         secret: SecretStr | str | None = None,
         on_alert: AlertCallback | None = None,
         host: str = "127.0.0.1",
-        tolerance_s: float = 300.0,
         max_body_bytes: int = 1_048_576,
     ) -> None:
         self.host = host
         self.port = port
-        self._secret = secret.get_secret_value() if isinstance(secret, SecretStr) else secret
+        raw = secret.get_secret_value() if isinstance(secret, SecretStr) else secret
+        self._secret = check_secret(raw) if raw else None
         self.on_alert = on_alert or _print_line
-        self.tolerance_s = tolerance_s
         self.max_body_bytes = max_body_bytes
         self.received = 0
         self.refused = 0
@@ -171,11 +172,9 @@ class WebhookSink:
     ) -> None:
         self.stop()
 
-    def _take(self, body: bytes, signature: str | None) -> tuple[int, str]:
+    def _take(self, body: bytes, headers: dict[str, str]) -> tuple[int, str]:
         """Check and hand over one delivery; the status and text to answer with."""
-        if self._secret is not None and not (
-            signature and verify(body, signature, self._secret, time.time(), self.tolerance_s)
-        ):
+        if self._secret is not None and not verify(body, headers, self._secret):
             with self._callback_lock:
                 self.refused += 1
             log.warning("webhook sink: refused a delivery with a missing or bad signature")

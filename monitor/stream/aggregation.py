@@ -42,7 +42,7 @@ from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 from monitor.config import Settings
 from monitor.decider import Decider, Decision
 from monitor.events.ab_result import AbResult, Verdict
-from monitor.metrics.monitor_metrics import MonitorMetrics
+from monitor.metrics.monitor_metrics import MonitorMetrics, latency_stage
 from monitor.stream.group_progress import GroupProgress
 from monitor.stream.kafka import client_options
 from monitor.stream.publication import (
@@ -62,8 +62,6 @@ from monitor.windows.summary import window_summary
 __all__ = ["AggregationStage"]
 
 log = logging.getLogger(__name__)
-
-ALL = "all"
 
 
 class AggregationStage:
@@ -344,19 +342,14 @@ class AggregationStage:
         window = decision.window
         m.window_end.set(window.end_ms / 1000)
         for (variant, tenant, app), metrics in window.series.items():
-            if tenant is not None or app is not None:
+            # per variant only: the roll-up over variants is PromQL's (sum by), not a
+            # variant="all" series that a sum() would count twice
+            if variant is None or tenant is not None or app is not None:
                 continue
-            label = ALL if variant is None else m.cap("variant", variant)
+            label = m.cap("variant", variant)
             for metric, agg in metrics.items():
-                mean, p95 = agg.mean, agg.quantile(0.95)
-                m.window_count.labels(metric=metric, variant=label).set(agg.count)
-                if mean is not None:
-                    m.window_mean.labels(metric=metric, variant=label).set(mean)
-                if p95 is not None:
-                    m.window_p95.labels(metric=metric, variant=label).set(p95)
                 base = self.decider.baseline((variant, None, None), metric, window.end_ms)
-                if base is not None:
-                    m.baseline.labels(metric=metric, variant=label).set(base)
+                m.set_window(metric, label, agg.count, agg.mean, agg.quantile(0.95), base)
 
     def _set_ab_gauges(self, result: AbResult) -> None:
         m = self.metrics
@@ -364,17 +357,11 @@ class AggregationStage:
             return
         experiment = m.cap("experiment", result.experiment)
         for c in result.comparisons:
-            labels = {
-                "experiment": experiment,
-                "metric": c.metric,
-                "variant": m.cap("variant", c.variant),
-            }
-            if c.difference is not None:
-                m.ab_difference.labels(**labels).set(c.difference)
-            if c.always_valid_p_value is not None:
-                m.ab_always_valid_p.labels(**labels).set(c.always_valid_p_value)
-            if c.cs_low is not None and c.cs_high is not None:
-                m.ab_cs_low.labels(**labels).set(c.cs_low)
+            variant = m.cap("variant", c.variant)
+            m.set_ab(experiment, c.metric, variant, c.difference, c.always_valid_p_value)
+            labels = {"experiment": experiment, "metric": c.metric, "variant": variant}
+            if c.cs_low is not None and c.cs_high is not None and latency_stage(c.metric) is None:
+                m.ab_cs_low.labels(**labels).set(c.cs_low)  # latencies: no unitless bound
                 m.ab_cs_high.labels(**labels).set(c.cs_high)
             for verdict in get_args(Verdict):
                 m.ab_verdict.labels(**labels, verdict=verdict).set(float(c.verdict == verdict))

@@ -10,10 +10,11 @@ endpoint gets every alert at its own pace and the scoring loop never waits for a
 For each record, in partition order:
 
 * ``delivered`` (2xx): commit ``offset + 1``, then the next record;
-* ``retry`` (refused, timeout, 5xx, 408, 429): wait :func:`~monitor.alerts.sender.backoff_s`
-  (full jitter, capped at ``delivery_max_backoff_s``; a ``Retry-After`` is honoured up to
-  the same cap) and send the SAME alert again, for as long as it takes. Nothing is skipped,
-  so order is kept and an outage of any length loses nothing: the alerts wait in the topic;
+* ``retry`` (refused, timeout, 5xx, 408, 429): wait as :class:`~monitor.retry.RetryPolicy`
+  says (full-jitter backoff capped at ``delivery_max_backoff_s``; a ``Retry-After`` is
+  honoured up to the same cap, and never shortens the backoff) and send the SAME alert
+  again, for as long as it takes. Nothing is skipped, so order is kept and an outage of
+  any length loses nothing: the alerts wait in the topic;
 * ``rejected`` (other 3xx/4xx: the endpoint will never take it): log a warning with the
   endpoint name, status and the first 200 characters of its answer, count it, commit, and
   go on: one bad alert does not block the ones behind it;
@@ -59,8 +60,10 @@ from monitor.alerts.alert import Alert
 from monitor.alerts.delivery_stats import DeliveryStats
 from monitor.alerts.endpoint import AlertEndpoint
 from monitor.alerts.firing_alerts import FiringAlerts
-from monitor.alerts.sender import AlertSender, SendResult, backoff_s
+from monitor.alerts.payloads import AlertLinks
+from monitor.alerts.sender import AlertSender, SendResult
 from monitor.config import Settings
+from monitor.retry import RetryPolicy
 from monitor.stream.kafka import client_options
 
 __all__ = ["AlertDelivery", "delivery_group", "run_deliveries"]
@@ -263,9 +266,12 @@ class AlertDelivery:
         now = time.monotonic()
         if self._failures == 1:
             self._failing_since = now
-        pause_s = backoff_s(self._failures, self.base_backoff_s, max_s, self._rng)
-        if result.retry_after_s is not None:
-            pause_s = max(pause_s, min(result.retry_after_s, max_s))
+        # retries forever (the alerts wait in the topic): the backoff is a floor under a
+        # Retry-After, so an endpoint answering "Retry-After: 0" is not hammered
+        policy = RetryPolicy(
+            self.base_backoff_s, max_s, retry_after_max_s=max_s, backoff_floor=True
+        )
+        pause_s = policy.delay_s(self._failures, result.retry_after_s, self._rng)
         if self._failures == 1 or now - self._last_warning >= _STILL_FAILING_LOG_S:
             self._last_warning = now
             log.warning(
@@ -331,6 +337,7 @@ async def run_deliveries(settings: Settings, stats: DeliveryStats) -> None:
             client,
             settings.webhook_secret,
             alertmanager_firing_ttl_s=settings.alertmanager_firing_ttl_s,
+            links=AlertLinks(settings.alert_runbook_base_url, settings.alert_dashboard_url),
         )
         deliveries = [AlertDelivery(settings, e, sender, stats) for e in endpoints]
         try:

@@ -52,7 +52,9 @@ async def ensure_topics(settings: Settings, names: list[str] | None = None) -> N
     """Create the topics (``settings.topics()`` by default) unless they exist.
 
     The embedded broker auto-creates topics with 4 partitions and cannot add partitions
-    later, so every topic is created up front with ``settings.topic_partitions``.
+    later, so every topic is created up front with ``settings.topic_partitions``, and with
+    ``retention.ms`` from :meth:`~monitor.config.Settings.retention_ms` (an existing topic
+    keeps its own configuration).
     """
     admin = AIOKafkaAdminClient(**client_options(settings))
     await admin.start()
@@ -65,9 +67,11 @@ async def ensure_topics(settings: Settings, names: list[str] | None = None) -> N
             return 1 if name in single else settings.topic_partitions
 
         for name in wanted:
+            configs = {"retention.ms": str(settings.retention_ms(name))}
+            topic = NewTopic(
+                name, partitions(name), settings.topic_replication, topic_configs=configs
+            )
             with contextlib.suppress(TopicAlreadyExistsError):
-                await admin.create_topics(
-                    [NewTopic(name, partitions(name), settings.topic_replication)]
-                )
+                await admin.create_topics([topic])
     finally:
         await admin.close()

@@ -61,7 +61,8 @@ OTHER = "other"
 UNKNOWN = "unknown"
 INVALID = "invalid"
 ALL = "all"
-"""The metrics' roll-up over every variant (``rag_monitor_window_mean{variant="all"}``)."""
+"""Reserved: it named the metrics' roll-up over every variant until issue 16 (that
+aggregate is PromQL's now); a variant called ``all`` would still read as one."""
 RESERVED = frozenset({NONE, OTHER, UNKNOWN, INVALID, ALL})
 DEFAULT_MAX_CHARS = 64
 HASH_PREFIX = "hmac:"

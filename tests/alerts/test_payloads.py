@@ -10,6 +10,7 @@ from monitor.alerts.alert import Alert, AlertLabels, AlertWindow, Diagnosis, Rel
 from monitor.alerts.payloads import (
     DEFAULT_FIRING_TTL_MS,
     RELATED_LIMIT,
+    AlertLinks,
     alert_line,
     alertmanager_payload,
     generic_payload,
@@ -94,7 +95,34 @@ def test_alertmanager_firing() -> None:
     # by default) unless re-sent, so the alerts of a stopped worker expire by themselves
     assert DEFAULT_FIRING_TTL_MS == 240_000
     assert am["endsAt"] == "2023-11-14T22:19:00.000Z"  # sent at 22:15:00
-    assert "generatorURL" not in am and "resolve_reason" not in am["annotations"]
+    assert "resolve_reason" not in am["annotations"]
+    # links: the runbook per alertname, the source as the dashboard on the alert's window
+    assert am["annotations"]["runbook_url"] == (
+        "https://runbooks.invalid/ragmon/RagMonitorCriticalQuality"
+    )
+    assert (
+        am["generatorURL"]
+        == am["annotations"]["dashboard_url"]
+        == (
+            "http://127.0.0.1:3000/d/ragmon-overview/ragmon?from=1700000000000&to=1700000060000"
+            "&var-metric=quality.overall&var-variant=treatment"
+        )
+    )
+
+
+def test_alertmanager_links_follow_the_configured_urls() -> None:
+    links = AlertLinks("https://wiki.example/runbooks/", "https://grafana.example/d/x?orgId=2")
+    alert = make_alert(labels=AlertLabels(tenant="acme"), ends_at_ms=1_700_000_300_000)
+    [am] = json.loads(alertmanager_payload(alert, links=links))
+    assert am["annotations"]["runbook_url"] == (
+        "https://wiki.example/runbooks/RagMonitorCriticalQuality"
+    )
+    # no variant: no var-variant; the range reaches the incident's end
+    assert am["generatorURL"] == (
+        "https://grafana.example/d/x?orgId=2&from=1700000000000&to=1700000300000"
+        "&var-metric=quality.overall"
+    )
+    assert am["annotations"]["summary"] and am["annotations"]["description"]
 
 
 def test_alertmanager_firing_ends_at_the_send_time_plus_the_ttl() -> None:

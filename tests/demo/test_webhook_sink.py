@@ -14,10 +14,11 @@ import pytest
 from monitor.alerts.alert import Alert, AlertLabels, AlertWindow, Diagnosis
 from monitor.alerts.endpoint import AlertEndpoint
 from monitor.alerts.sender import AlertSender, SendResult
-from monitor.alerts.signing import sign
+from monitor.alerts.signing import new_secret, signed_headers
 from monitor.demo.webhook_sink import WebhookSink, sink_line
 
-SECRET = "sink-secret"
+SECRET = new_secret()
+OTHER_SECRET = new_secret()
 
 
 def make_alert(**changes: Any) -> Alert:
@@ -56,7 +57,7 @@ def post(url: str, body: bytes, headers: dict[str, str] | None = None) -> httpx.
 
 
 def signed(body: bytes, secret: str = SECRET, at_s: float | None = None) -> dict[str, str]:
-    return {"X-Monitor-Signature": sign(body, secret, int(at_s or time.time()))}
+    return signed_headers(body, secret, "msg_test", int(at_s or time.time()))
 
 
 def test_signed_alert_reaches_the_callback() -> None:
@@ -89,9 +90,11 @@ def test_through_the_real_sender() -> None:
 
 BAD_SIGNATURES: dict[str, Callable[[bytes], dict[str, str]]] = {
     "missing": lambda body: {},
-    "garbage": lambda body: {"X-Monitor-Signature": "garbage"},
+    "garbage": lambda body: signed(body) | {"webhook-signature": "garbage"},
+    "no-id": lambda body: {k: v for k, v in signed(body).items() if k != "webhook-id"},
+    "other-id": lambda body: signed(body) | {"webhook-id": "msg_other"},
     "other-body": lambda body: signed(body + b" "),
-    "wrong-secret": lambda body: signed(body, secret="wrong"),
+    "wrong-secret": lambda body: signed(body, secret=OTHER_SECRET),
     "stale": lambda body: signed(body, at_s=time.time() - 3600),
     "future": lambda body: signed(body, at_s=time.time() + 3600),
 }

@@ -49,15 +49,19 @@ RAGMON_METRICS: dict[str, str] = {
     "rag_monitor_ab_confidence_sequence_high": "gauge",
     "rag_monitor_ab_verdict": "gauge",
     "rag_monitor_ab_guardrail_worse": "gauge",
+    "rag_monitor_ab_latency_difference_seconds": "gauge",
     "rag_monitor_outcomes_total": "counter",
     "rag_monitor_crag_total": "counter",
     "rag_monitor_dead_letters_total": "counter",
     "rag_monitor_score": "histogram",
     "rag_monitor_window_mean": "gauge",
     "rag_monitor_window_p95": "gauge",
-    "rag_monitor_window_count": "gauge",
+    "rag_monitor_window_observations": "gauge",
+    "rag_monitor_window_latency_mean_seconds": "gauge",
+    "rag_monitor_window_latency_p95_seconds": "gauge",
     "rag_monitor_window_end_timestamp_seconds": "gauge",
     "rag_monitor_baseline": "gauge",
+    "rag_monitor_latency_baseline_seconds": "gauge",
     "rag_monitor_late_events_total": "counter",
     "rag_monitor_duplicate_events_total": "counter",
     "rag_monitor_alerts_total": "counter",
@@ -415,8 +419,11 @@ def test_dashboard_uses_only_exposed_metrics_and_recording_rules(
         "rag_monitor_webhook_failures_total",
         "rag_monitor_consumer_lag",
         "rag_monitor_scoring_seconds_bucket",
+        "rag_monitor_window_latency_p95_seconds",
     ):
         assert name in used, name
+    # latencies in seconds (their own gauges), and no roll-up series over the variants
+    assert not [e for e in exprs if "latency_ms" in e or 'variant="all"' in e]
     assert any("histogram_quantile(0.99" in e and "scoring_seconds" in e for e in exprs)
     assert any('metric=~"safety' in e for e in exprs)
 
@@ -538,3 +545,72 @@ def test_the_webhook_sink_script_compiles(compose: dict[str, Any]) -> None:
     command = compose["services"]["webhook-sink"]["command"]
     assert command[:3] == ["python", "-u", "-c"]
     compile(command[3], "webhook-sink", "exec")
+
+
+def test_compose_workers_scale_and_heal(compose: dict[str, Any]) -> None:
+    """`--scale worker=3` can start (no fixed host port), the worker has a healthcheck on
+    /healthz and a restart policy, Kafka keeps its data in a volume."""
+    services = compose["services"]
+    worker = services["worker"]
+    for port in worker.get("ports", []):
+        host_ip, host_port, container_port = str(port).split(":")
+        assert (host_ip, host_port, container_port) == ("127.0.0.1", "", "6066"), port
+    test = worker["healthcheck"]["test"]
+    assert test[0] == "CMD" and "/healthz" in " ".join(test)
+    compile(test[-1], "worker-healthcheck", "exec")  # the python -c script
+    assert worker["healthcheck"]["start_period"]
+    for name, service in services.items():
+        assert service.get("restart") == "unless-stopped", name
+    kafka = services["kafka"]
+    data_dir = kafka["environment"]["KAFKA_LOG_DIRS"]
+    assert f"kafka-data:{data_dir}" in kafka["volumes"]
+    assert "kafka-data" in compose["volumes"]
+
+
+def test_the_inhibit_rule_is_keyed_on_tenant() -> None:
+    alertmanager = load_yaml(ALERTMANAGER_YML)
+    [rule] = alertmanager["inhibit_rules"]
+    assert {"metric", "variant", "tenant", "application"} <= set(rule["equal"])
+    assert "tenant" in alertmanager["route"]["group_by"]
+
+
+K8S = DEPLOY / "k8s"
+
+
+def test_kubernetes_manifests_parse_and_probe_healthz() -> None:
+    docs = {path.name: load_yaml(path) for path in sorted(K8S.glob("*.yaml"))}
+    assert set(docs) == {"worker-deployment.yaml", "worker-service.yaml"}
+    deployment, service = docs["worker-deployment.yaml"], docs["worker-service.yaml"]
+    assert (deployment["apiVersion"], deployment["kind"]) == ("apps/v1", "Deployment")
+    assert (service["apiVersion"], service["kind"]) == ("v1", "Service")
+    spec = deployment["spec"]
+    labels = spec["template"]["metadata"]["labels"]
+    assert spec["selector"]["matchLabels"].items() <= labels.items()
+    assert service["spec"]["selector"].items() <= labels.items()
+    assert service["spec"]["clusterIP"] == "None"  # DNS lists every worker for scraping
+    [container] = spec["template"]["spec"]["containers"]
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    env = {e["name"]: e for e in container["env"]}
+    assert ports["web"] == int(env["MONITOR_WEB_PORT"]["value"]) == 6066
+    assert env["MONITOR_WEB_HOST"]["value"] == "0.0.0.0"
+    [svc_port] = service["spec"]["ports"]
+    assert svc_port["targetPort"] == "web" and svc_port["port"] == 6066
+    for probe in ("startupProbe", "readinessProbe", "livenessProbe"):
+        get = container[probe]["httpGet"]
+        assert (get["path"], get["port"]) == ("/healthz", "web"), probe
+    # secrets come from a Secret, never a literal value in the manifest
+    assert "value" not in env["MONITOR_WEBHOOK_SECRET"]
+    assert env["MONITOR_WEBHOOK_SECRET"]["valueFrom"]["secretKeyRef"]["name"]
+    # every MONITOR_* variable of the manifest is a setting the worker reads
+    from monitor.config import Settings
+
+    for name in env:
+        assert name.removeprefix("MONITOR_").lower() in Settings.model_fields, name
+
+
+def test_alerting_rules_link_their_runbook() -> None:
+    rules = load_yaml(RULES_YML)
+    alerts = [r for g in rules["groups"] for r in g["rules"] if "alert" in r]
+    for alert in alerts:
+        url = alert["annotations"]["runbook_url"]
+        assert urlsplit(url).scheme == "https" and url.endswith("/" + alert["alert"]), url

@@ -104,7 +104,7 @@ def test_the_deploy_rules_run_live_and_their_alerts_reach_alertmanager(tmp_path:
     exposition = "".join(
         f'rag_monitor_window_{kind}{{metric="quality.overall",variant="{variant}"}} {value}\n'
         for variant, mean, count in (("control", 0.8, 100), ("treatment", 0.3, 40))
-        for kind, value in (("mean", mean), ("count", count))
+        for kind, value in (("mean", mean), ("observations", count))
     )
     live_rule = tmp_path / "live.rules.yml"
     live_rule.write_text(
@@ -155,8 +155,9 @@ def test_the_deploy_rules_run_live_and_their_alerts_reach_alertmanager(tmp_path:
 
 def test_the_deploy_alertmanager_config_inhibits_and_routes(tmp_path: Path) -> None:
     """deploy/alertmanager/alertmanager.yml with its webhook receivers pointed at a loopback
-    sink: a critical alert inhibits the warning for the same metric and variant only, and
-    critical alerts reach the critical receiver."""
+    sink: a critical alert inhibits the warning for the same metric, variant and tenant only
+    (tenant A's critical never silences tenant B's warning), and critical alerts reach the
+    critical receiver."""
     require_tools("alertmanager", "amtool")
     with webhook_sink() as sink:
         text = ALERTMANAGER_YML.read_text()
@@ -179,17 +180,42 @@ def test_the_deploy_alertmanager_config_inhibits_and_routes(tmp_path: Path) -> N
                     alert("RagMonitorDegradation", "warning", variant="control", **quality),
                     alert("RagmonWorkerDown", "critical", instance="worker-1:6066"),
                     alert("RagmonConsumerLagHigh", "warning"),
+                    # the same metric and variant in two tenants
+                    alert(
+                        "RagMonitorCriticalQuality",
+                        "critical",
+                        variant="canary",
+                        tenant="acme",
+                        **quality,
+                    ),
+                    alert(
+                        "RagMonitorDegradation",
+                        "warning",
+                        variant="canary",
+                        tenant="acme",
+                        **quality,
+                    ),
+                    alert(
+                        "RagMonitorQualityDrop",
+                        "warning",
+                        variant="canary",
+                        tenant="globex",
+                        **quality,
+                    ),
                 ]
             )
-            alerts = _by_name(
-                am.wait_for_alerts(
-                    lambda got: (
-                        len(got) == 5
-                        and _by_name(got)[("RagMonitorDegradation", "treatment")]["status"]["state"]
-                        == "suppressed"
+
+            def settled(got: list[dict[str, Any]]) -> bool:
+                by_name = _by_name(got)
+                return len(got) == 8 and all(
+                    by_name[key]["status"]["state"] == "suppressed"
+                    for key in (
+                        ("RagMonitorDegradation", "treatment"),
+                        ("RagMonitorDegradation", "canary"),
                     )
                 )
-            )
+
+            alerts = _by_name(am.wait_for_alerts(settled))
             states = {key: a["status"]["state"] for key, a in alerts.items()}
             assert states == {
                 ("RagMonitorCriticalQuality", "treatment"): "active",
@@ -198,10 +224,14 @@ def test_the_deploy_alertmanager_config_inhibits_and_routes(tmp_path: Path) -> N
                 ("RagmonWorkerDown", ""): "active",
                 # A critical alert without a metric label inhibits nothing.
                 ("RagmonConsumerLagHigh", ""): "active",
+                ("RagMonitorCriticalQuality", "canary"): "active",
+                ("RagMonitorDegradation", "canary"): "suppressed",
+                # tenant acme's critical does not silence tenant globex's warning
+                ("RagMonitorQualityDrop", "canary"): "active",
             }
             # amtool shows what is not inhibited.
             shown = json.loads(am.amtool_query())
-            assert len(shown) == 4
+            assert len(shown) == 6
             assert ("RagMonitorDegradation", "treatment") not in _by_name(shown)
             # Critical alerts go to the critical receiver (warnings wait 30 s: not checked).
             received = sink.wait_for(

@@ -1,5 +1,6 @@
 """A real Prometheus scrapes a running worker; PromQL through its HTTP API returns the
-windowed mean quality per variant that this test computes from the events it produced."""
+windowed mean quality per variant that this test computes from the events it produced, and
+the whole-traffic mean as an aggregate of the per-variant series (no roll-up series)."""
 
 from __future__ import annotations
 
@@ -46,9 +47,8 @@ def test_prometheus_query_returns_the_window_mean_per_variant(
     for payload in raw:
         scored = score_event(decode_event(payload))
         values[scored.variant or "none"].append(scored.quality.overall)
-        values["all"].append(scored.quality.overall)
     expected = {v: sum(xs) / len(xs) for v, xs in values.items()}
-    assert len(expected) >= 3  # two variants and the roll-up
+    assert len(expected) >= 2  # two variants (no roll-up series: that is PromQL's)
 
     asyncio.run(produce(s, [(None, p) for p in raw]))
     worker = start_worker(s, tmp_path / "worker.log")
@@ -60,14 +60,21 @@ def test_prometheus_query_returns_the_window_mean_per_variant(
                 query, lambda r: {x["metric"]["variant"] for x in r} >= set(expected), 90
             )
             got = {r["metric"]["variant"]: float(r["value"][1]) for r in rows}
-            counts = prom.query('rag_monitor_window_count{metric="quality.overall"}')
+            counts = prom.query('rag_monitor_window_observations{metric="quality.overall"}')
             events = prom.query("sum by (variant) (rag_monitor_events_total)")
+            overall = prom.query(
+                'sum(rag_monitor_window_mean{metric="quality.overall"}'
+                ' * rag_monitor_window_observations{metric="quality.overall"})'
+                ' / sum(rag_monitor_window_observations{metric="quality.overall"})'
+            )
     finally:
         assert stop_process(worker) == 0
     assert got == pytest.approx(expected, rel=1e-12)
+    every = [x for xs in values.values() for x in xs]
+    assert float(overall[0]["value"][1]) == pytest.approx(sum(every) / len(every), rel=1e-9)
     assert {r["metric"]["variant"]: float(r["value"][1]) for r in counts} == {
         v: len(xs) for v, xs in values.items()
     }
     assert {r["metric"]["variant"]: float(r["value"][1]) for r in events} == {
-        v: len(xs) for v, xs in values.items() if v != "all"
+        v: len(xs) for v, xs in values.items()
     }

@@ -17,13 +17,13 @@ from monitor.alerts.alert import Alert, AlertLabels, AlertWindow, Diagnosis
 from monitor.alerts.delivery_stats import DeliveryStats
 from monitor.alerts.endpoint import AlertEndpoint
 from monitor.alerts.sender import AlertSender
-from monitor.alerts.signing import verify
+from monitor.alerts.signing import message_id, new_secret, verify
 from monitor.config import Settings
 from monitor.stream.alert_delivery import AlertDelivery, run_deliveries
 
 pytestmark = [pytest.mark.broker, pytest.mark.timeout(120)]
 
-SECRET = "delivery-secret"
+SECRET = new_secret()
 
 
 def make_alert(fingerprint: str, seq: int) -> Alert:
@@ -84,7 +84,9 @@ def assert_in_order_once(got: Sequence[Alert], sent: Sequence[Alert]) -> None:
 
 def assert_signed(requests: Sequence[Received]) -> None:
     for request in requests:
-        assert verify(request.body, request.headers["x-monitor-signature"], SECRET, time.time())
+        assert verify(request.body, request.headers, SECRET)
+        alert = Alert.model_validate_json(request.body)
+        assert request.headers["webhook-id"] == message_id(alert)  # stable: receivers dedupe
 
 
 @pytest.fixture

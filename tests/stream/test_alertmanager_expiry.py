@@ -21,6 +21,7 @@ from promstack import AlertmanagerHandle, alertmanager_server, require_tools
 from monitor.alerts.alert import Alert, AlertLabels, AlertWindow, Diagnosis
 from monitor.alerts.delivery_stats import DeliveryStats
 from monitor.alerts.endpoint import AlertEndpoint
+from monitor.alerts.payloads import DEFAULT_DASHBOARD_URL, DEFAULT_RUNBOOK_BASE_URL
 from monitor.alerts.sender import AlertSender
 from monitor.config import Settings
 from monitor.stream.alert_delivery import AlertDelivery
@@ -97,6 +98,12 @@ def test_firing_alerts_are_refreshed_and_expire_when_the_worker_stops(
                 try:
                     first = await _until(lambda: _active(am, "still-firing"), 30, "the alert")
                     first_end = _ends_at(first)
+                    # Alertmanager took the links: the source and the runbook
+                    assert first["generatorURL"].startswith(DEFAULT_DASHBOARD_URL + "?from=")
+                    assert first["annotations"]["runbook_url"].startswith(
+                        DEFAULT_RUNBOOK_BASE_URL + "/RagMonitor"
+                    )
+                    assert first["annotations"]["summary"] and first["annotations"]["description"]
                     # endsAt is a few seconds ahead, not 9999-12-31
                     assert first_end - time.time() <= TTL_S + 1
                     # past its first endsAt it is still active, with a later endsAt

@@ -10,7 +10,7 @@ blocks around it).
 
 * Transport trouble (connect error, timeout, a dropped connection) and the statuses 408,
   429 and 5xx are retried up to ``max_retries`` times, after a full-jitter exponential
-  backoff (:func:`monitor.alerts.sender.backoff_s`) or, when the server says so,
+  backoff (:class:`monitor.retry.RetryPolicy`) or, when the server says so,
   after its ``Retry-After`` / ``retry-after-ms`` (at most ``retry_after_max_s``). Then
   :class:`~monitor.evaluation.judge.errors.JudgeError` ``retries_exhausted``.
 * Any other status is a ``JudgeError`` ``rejected`` at once (a wrong key, an unknown
@@ -51,13 +51,13 @@ from urllib.parse import urlsplit, urlunsplit
 import httpx
 from pydantic import BaseModel, SecretStr, ValidationError
 
-from monitor.alerts.sender import backoff_s, quiet_httpx_logs
+from monitor.alerts.sender import quiet_httpx_logs
 from monitor.config import MASK
 from monitor.evaluation.judge.errors import JudgeError
 from monitor.evaluation.judge.json_reply import json_object
 from monitor.evaluation.judge.rate_limit import TokenBucket
-from monitor.evaluation.judge.retry_after import retry_after_s
 from monitor.evaluation.judge.usage import JudgeUsage, cost_usd
+from monitor.retry import RetryPolicy, retry_after_s
 
 __all__ = ["CORRECTION", "ChatMessage", "JudgeClient", "JudgeReply"]
 
@@ -183,6 +183,9 @@ class JudgeClient:
         self.backoff_base_s = backoff_base_s
         self.backoff_max_s = backoff_max_s
         self.retry_after_max_s = retry_after_max_s
+        self.retry_policy = RetryPolicy(
+            backoff_base_s, backoff_max_s, retry_after_max_s, max_retries=max_retries
+        )
         self.usage = JudgeUsage(price_per_1k_input_usd, price_per_1k_output_usd)
         self._bucket = TokenBucket(rate_limit_per_s, rate_limit_burst) if rate_limit_per_s else None
         self._rng = rng or random.Random()
@@ -314,17 +317,14 @@ class JudgeClient:
                 self.usage.add_completion(outcome.prompt_tokens, outcome.completion_tokens)
                 return outcome, retry + 1
             retry += 1
-            if retry > self.max_retries:
+            if self.retry_policy.gives_up(retry):
                 raise JudgeError(
                     "retries_exhausted",
                     f"{self.max_retries} retries spent, the last attempt: {outcome.reason}",
                     status=outcome.status,
                 )
             self.usage.retries += 1
-            if outcome.retry_after_s is not None:
-                delay_s = min(outcome.retry_after_s, self.retry_after_max_s)
-            else:
-                delay_s = backoff_s(retry, self.backoff_base_s, self.backoff_max_s, self._rng)
+            delay_s = self.retry_policy.delay_s(retry, outcome.retry_after_s, self._rng)
             log.warning(
                 "judge %s: %s; retry %d of %d in %.2f s",
                 self.model,

@@ -9,7 +9,7 @@ requests are in flight (a semaphore held for each attempt, not during a backoff)
 * Connection errors (connect, read, a dropped connection), timeouts (``timeout_s`` per
   attempt), 408, 429 and 5xx are retried up to ``max_retries`` times, after the server's
   ``Retry-After`` / ``retry-after-ms`` (at most :data:`RETRY_AFTER_MAX_S`) or else a
-  full-jitter exponential backoff (:func:`monitor.alerts.sender.backoff_s`).
+  full-jitter exponential backoff (:class:`monitor.retry.RetryPolicy`).
 * Any other status that is not 2xx is an ``error`` at once (``HTTP 400``), as is a reply
   that is not JSON or does not fit the event's fields; ``timeout`` when every attempt
   timed out; ``empty`` for an answer with no text that is neither abstained nor blocked.
@@ -33,14 +33,14 @@ from typing import Literal
 
 import httpx
 
-from monitor.alerts.sender import backoff_s, quiet_httpx_logs
+from monitor.alerts.sender import quiet_httpx_logs
 from monitor.evaluation.datasets.case import EvalCase
-from monitor.evaluation.judge.retry_after import retry_after_s
 from monitor.evaluation.target.reply_event import event_from_reply
 from monitor.evaluation.target.request_template import render_request
 from monitor.evaluation.target.response_map import ReplyError
 from monitor.evaluation.target.target_config import TargetConfig
 from monitor.evaluation.target.target_result import TargetResult, answer_status
+from monitor.retry import RetryPolicy, retry_after_s
 
 __all__ = ["RETRY_AFTER_MAX_S", "call_target", "wall_clock_ms"]
 
@@ -99,6 +99,12 @@ class _Caller:
         self.clock_ms = clock_ms
         self.semaphore = asyncio.Semaphore(config.concurrency)
         self.rng = random.Random()
+        self.policy = RetryPolicy(
+            config.backoff_base_s,
+            config.backoff_max_s,
+            retry_after_max_s=RETRY_AFTER_MAX_S,
+            max_retries=config.max_retries,
+        )
         headers = httpx.Headers({"Content-Type": "application/json", "User-Agent": "ragmon"})
         headers.update(config.headers)
         self.headers = headers
@@ -127,9 +133,7 @@ class _Caller:
         return _Failure("status", f"HTTP {status}", status, wait_s)
 
     def delay_s(self, retry: int, failure: _Failure) -> float:
-        if failure.retry_after_s is not None:
-            return min(failure.retry_after_s, RETRY_AFTER_MAX_S)
-        return backoff_s(retry, self.config.backoff_base_s, self.config.backoff_max_s, self.rng)
+        return self.policy.delay_s(retry, failure.retry_after_s, self.rng)
 
     async def call(self, case: EvalCase) -> TargetResult:
         config = self.config
@@ -141,7 +145,7 @@ class _Caller:
             if isinstance(outcome, _Answer):
                 return self._result(case, outcome, len(failures) + 1, started_s)
             failures.append(outcome)
-            if not outcome.retryable or len(failures) > config.max_retries:
+            if not outcome.retryable or self.policy.gives_up(len(failures)):
                 break
             delay_s = self.delay_s(len(failures), outcome)
             log.info(
