@@ -10,6 +10,12 @@
 'a \\\\| b c'
 >>> format_percent(0.5), format_percent(None)
 ('50.0%', 'n/a')
+>>> mrr = MetricValue(value=0.5, n=4, perspective="retrieval", kind="mean",
+...     higher_is_better=True, depth=10, depth_min=10)
+>>> display_name("retrieval.mrr", mrr), display_name("retrieval.ndcg@5", mrr)
+('retrieval.mrr@10', 'retrieval.ndcg@5')
+>>> display_name("retrieval.map", mrr.model_copy(update={"depth_min": 3}))
+'retrieval.map@3-10'
 """
 
 from __future__ import annotations
@@ -18,7 +24,14 @@ import math
 
 from monitor.evaluation.results import MetricValue
 
-__all__ = ["escape_cell", "format_percent", "format_value", "target_mark", "target_text"]
+__all__ = [
+    "display_name",
+    "escape_cell",
+    "format_percent",
+    "format_value",
+    "target_mark",
+    "target_text",
+]
 
 
 def format_value(value: float | None) -> str:
@@ -33,6 +46,16 @@ def format_value(value: float | None) -> str:
     if 0 < abs(value) < 0.1:
         return f"{value:.4f}"
     return f"{value:.3f}"
+
+
+def display_name(metric_id: str, metric: MetricValue) -> str:
+    """The metric id with its ranking depth when the id does not carry one:
+    ``retrieval.mrr@10`` (``@3-10`` when the cases ranked 3 to 10 chunks)."""
+    if "@" in metric_id or metric.depth is None:
+        return metric_id
+    low = metric.depth if metric.depth_min is None else metric.depth_min
+    depth = f"{metric.depth}" if low == metric.depth else f"{low}-{metric.depth}"
+    return f"{metric_id}@{depth}"
 
 
 def format_percent(value: float | None) -> str:

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from monitor.evaluation.reports.formatting import (
+    display_name,
     escape_cell,
     format_percent,
     format_value,
@@ -110,7 +111,13 @@ def _metrics_section(report: EvalReport) -> list[str]:
     lines = ["## Metrics", ""]
     for perspective, metrics in groups.items():
         rows = [
-            (f"`{mid}`", format_value(m.value), m.n, target_text(m) or "–", target_mark(m))
+            (
+                f"`{display_name(mid, m)}`",
+                format_value(m.value),
+                m.n,
+                target_text(m) or "–",
+                target_mark(m),
+            )
             for mid, m in metrics
         ]
         lines += [f"### {perspective}", ""]
