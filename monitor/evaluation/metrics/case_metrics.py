@@ -123,6 +123,8 @@ def evaluate_case(
     result.outcome = scored.outcome
     result.latency_ms = dict(scored.latency_ms)
     m["quality.overall"] = scored.quality.overall
+    if scored.warning is not None:
+        result.signals["score_warning"] = scored.warning
     if case.expected_outcome is not None or case.latency_budget_ms:
         result.signals["latency_budget_ms"] = dict(case.latency_budget_ms)
     _abstention(case, scored, result)

@@ -15,6 +15,7 @@ from monitor.evaluation.reports.formatting import (
     display_name,
     format_percent,
     format_value,
+    score_warning_line,
     target_mark,
     target_text,
 )
@@ -83,7 +84,9 @@ def _operational_line(report: EvalReport) -> list[str]:
         for label, mid in _OPERATIONAL
         if mid in report.metrics
     ]
-    return [f"operational  {'  '.join(parts)}"] if parts else []
+    lines = [f"operational  {'  '.join(parts)}"] if parts else []
+    warning = score_warning_line(report)
+    return [*lines, warning] if warning is not None else lines
 
 
 def _latency_line(report: EvalReport) -> list[str]:

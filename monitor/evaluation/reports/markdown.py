@@ -23,6 +23,7 @@ from monitor.evaluation.reports.formatting import (
     escape_cell,
     format_percent,
     format_value,
+    score_warning_line,
     target_mark,
     target_text,
 )
@@ -80,6 +81,9 @@ def _run_section(report: EvalReport) -> list[str]:
     ]
     if config.get("target") is not None:
         rows.insert(8, ("Target", _config_text(config.get("target"))))
+    warning = score_warning_line(report)
+    if warning is not None:
+        rows.append(("Score scales", warning))
     lines = ["## Run", "", *_table(("", ""), rows)]
     if ds.skipped:
         lines += ["### Skipped records", ""]

@@ -248,6 +248,7 @@ def run_eval(
         judge=_judge_options(args, settings, out_dir) if args.judge else None,
         targets=dict(gate_config.targets),
         keep_traces=args.save_trace,
+        score_scales=settings.score_scales,
     )
     runs: list[EvalRun] = []
 
