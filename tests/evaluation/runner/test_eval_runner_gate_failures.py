@@ -158,6 +158,13 @@ def test_unanswerables_answered_anyway_fail_cases_and_the_gate(
         )
         assert row.note is not None and row.note.startswith("too few cases for a test")
     assert "too few cases for a test: McNemar on 3 paired case(s)" in out
+    # without a baseline, the default targets fail it too
+    code, alone = run_eval(tmp_path, "alone", str(bad), "--gate")
+    out = capsys.readouterr().out
+    assert code == 1, out
+    assert alone.gate is not None
+    missed = {row.metric for row in alone.gate.rows if row.status == "missed_target"}
+    assert missed == {"abstention.accuracy", "abstention.hallucination_rate"}
 
 
 def test_the_json_report_holds_the_gate_and_the_ranking_depths(tmp_path: Path) -> None:
