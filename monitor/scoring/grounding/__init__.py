@@ -39,11 +39,12 @@ assistant (first word ``I``, ``I'm``, ``I've``, ``I'd``, ``I'll`` or ``Sorry``: 
 and refusals such as "I could not find ..." say nothing about the sources), or has fewer
 than ``MIN_CLAIM_TERMS`` = 2 distinct terms, not counting the one-word type indicators
 below nor ``percent``, ``pct``, ``per``, ``cent``, and is no short answer. A *short
-answer* states an answer and does not end with ``:`` (a lead-in or heading): it has a
-number read above (``2 [1].``, ``In 1858.``), or it is one term that is not a
-conversational word (``claims.NOT_SHORT_ANSWERS``: not ``Yes.``, ``Thanks!``) with only
-articles and prepositions around it (``claims.FRAGMENT_WORDS``: ``Bernadette.``, ``In
-Lourdes.``; not the clause ``It is good.``). It is checked like any other claim: its
+answer* states an answer in at most ``claims.MAX_SHORT_ANSWER_WORDS`` = 8 words and does
+not end with ``:`` (a lead-in or heading): it has a number read above (``2 [1].``, ``In
+1858.``), or it is one term that is not a conversational word
+(``claims.NOT_SHORT_ANSWERS``: not ``Yes.``, ``Thanks!``) with only articles and
+prepositions around it (``claims.FRAGMENT_WORDS``: ``Bernadette.``, ``In Lourdes.``; not
+the clause ``It is good.``). It is checked like any other claim: its
 terms against the context, its numbers as numeric fabrications. A claim's span runs from
 its first to its last read token. Type (003): ``general`` if it contains generally,
 typically, usually, commonly, often, "in general" or "as a rule"; else ``inference`` if

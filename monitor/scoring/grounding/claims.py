@@ -15,6 +15,7 @@ __all__ = [
     "GENERAL_WORDS",
     "INFERENCE_SUPPORT",
     "INFERENCE_WORDS",
+    "MAX_SHORT_ANSWER_WORDS",
     "MIN_CLAIM_TERMS",
     "NOT_CLAIM_TERMS",
     "NOT_SHORT_ANSWERS",
@@ -27,6 +28,7 @@ __all__ = [
 ASSERTION_SUPPORT = 0.7
 INFERENCE_SUPPORT = 0.5
 MIN_CLAIM_TERMS = 2
+MAX_SHORT_ANSWER_WORDS = 8
 
 GENERAL_WORDS = frozenset({"generally", "typically", "usually", "commonly", "often"})
 INFERENCE_WORDS = frozenset(
@@ -84,11 +86,12 @@ def claim_type(words: list[str]) -> str:
 
 def short_answer(terms: set[str], numbers: int, words: list[str], term_list: list[str]) -> bool:
     """Whether a sentence with fewer than ``MIN_CLAIM_TERMS`` terms still states an answer
-    (a claim): it has a number (``"2 [1]."``, ``"In 1858."``), or it is a fragment made of
-    one term that is not a conversational word and, around it, only the articles and
-    prepositions of :data:`FRAGMENT_WORDS` (``"Bernadette."``, ``"In Lourdes."``; not
-    ``"Yes."``, nor the clause ``"It is good."``). ``words`` are the sentence's tokens and
-    ``term_list`` their terms (``""`` for none).
+    (a claim): it has at most ``MAX_SHORT_ANSWER_WORDS`` words, and a number (``"2 [1]."``,
+    ``"In 1858."``), or it is a fragment made of one term that is not a conversational
+    word and, around it, only the articles and prepositions of :data:`FRAGMENT_WORDS`
+    (``"Bernadette."``, ``"In Lourdes."``; not ``"Yes."``, nor the clause ``"It is
+    good."``). ``words`` are the sentence's tokens and ``term_list`` their terms (``""``
+    for none).
 
     >>> short_answer(set(), 1, ["2"], [""]), short_answer({"lourde"}, 0, ["in", "lourdes"],
     ...     ["", "lourde"])
@@ -97,7 +100,11 @@ def short_answer(terms: set[str], numbers: int, words: list[str], term_list: lis
     False
     >>> short_answer({"good"}, 0, ["it", "is", "good"], ["", "", "good"])
     False
+    >>> short_answer(set(), 1, ["2"] * 9, [""] * 9)  # no fragment: 9 words
+    False
     """
+    if len(words) > MAX_SHORT_ANSWER_WORDS:
+        return False
     if numbers:
         return True
     if len(terms) != 1 or terms <= NOT_SHORT_ANSWERS:
