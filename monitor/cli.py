@@ -218,7 +218,9 @@ def _score(path: Path | None, settings: Settings, out: IO[bytes]) -> int:
     failed = False
     chunk: list[bytes] = []
     try:
-        for line, ok in score_lines(source, max_bytes=settings.max_event_bytes):
+        for line, ok in score_lines(
+            source, max_bytes=settings.max_event_bytes, score_scales=settings.score_scales
+        ):
             failed |= not ok
             chunk.append(line)
             if len(chunk) >= 512:

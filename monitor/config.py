@@ -22,7 +22,9 @@ from monitor.alerts.payloads import DEFAULT_DASHBOARD_URL, DEFAULT_RUNBOOK_BASE_
 from monitor.alerts.signing import check_secret
 from monitor.drift.config import DEFAULT_DEGRADATION_METRICS
 from monitor.errors import ConfigError
+from monitor.events.rag_event import ScoreScale
 from monitor.scoring.chunk_cache import DEFAULT_BUDGET_BYTES
+from monitor.scoring.score_scale import ScoreScales
 
 __all__ = ["MASK", "Settings", "load_settings", "masked"]
 
@@ -221,6 +223,17 @@ class Settings(BaseSettings):
     # True: the scored event's CRAG action also carries the sub-queries and search query as
     # text (copied out of the query, secrets and PII included); default: offsets only.
     scores_include_query_text: bool = False
+    # The chunk score scales of events that declare none (``score_scale`` /
+    # ``rerank_score_scale`` of the event win): probability, cosine, bm25, logit, unknown.
+    # Set: scores are normalised into [0, 1] before spec 000's composite
+    # (monitor/scoring/score_scale.py); unset: read as given, with a warning when outside.
+    score_scale: ScoreScale | None = None
+    rerank_score_scale: ScoreScale | None = None
+
+    @property
+    def score_scales(self) -> ScoreScales:
+        """``score_scale`` and ``rerank_score_scale`` as the scorers take them."""
+        return ScoreScales(score=self.score_scale, rerank=self.rerank_score_scale)
 
     @field_validator("webhook_secret")
     @classmethod

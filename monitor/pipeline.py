@@ -43,6 +43,7 @@ from monitor.events.construct import construct
 from monitor.events.rag_event import RagEvent
 from monitor.events.scored_event import SCORER_VERSION, ScoredEvent
 from monitor.scoring.families import FAMILIES, ScoringInput
+from monitor.scoring.score_scale import UNDECLARED, ScoreScales
 
 __all__ = [
     "ANY_PART",
@@ -210,10 +211,12 @@ def score_event(
     *,
     clock_ns: Callable[[], int] = time.perf_counter_ns,
     include_query_text: bool = False,
+    score_scales: ScoreScales = UNDECLARED,
 ) -> ScoredEvent:
-    """Run every scorer family over one event. ``scoring_us`` is the time this took."""
+    """Run every scorer family over one event. ``scoring_us`` is the time this took;
+    ``score_scales`` are the chunk score scales of an event that declares none."""
     started = clock_ns()
-    inp = ScoringInput.of(event, include_query_text=include_query_text)
+    inp = ScoringInput.of(event, include_query_text=include_query_text, score_scales=score_scales)
     sections: dict[str, Any] = {}
     for family in FAMILIES.values():
         sections.update(family(inp))
@@ -240,6 +243,7 @@ def process(
     now_ms: int | None = None,
     max_age_ms: int | None = None,
     max_ahead_ms: int | None = None,
+    score_scales: ScoreScales = UNDECLARED,
 ) -> ScoredEvent | EventError:
     """Decode and score; bad input (or a scorer failure) comes back as an ``EventError``.
 
@@ -257,7 +261,9 @@ def process(
     except EventError as exc:
         return exc
     try:
-        scored = score_event(event, include_query_text=include_query_text)
+        scored = score_event(
+            event, include_query_text=include_query_text, score_scales=score_scales
+        )
     except Exception as exc:  # a scorer bug must not stop the stream: dead-letter it
         return EventError("score", "scorer_error", None, type(exc).__name__)
     if not math.isfinite(scored.quality.overall):
@@ -266,7 +272,10 @@ def process(
 
 
 def score_lines(
-    lines: Iterable[bytes], *, max_bytes: int = DEFAULT_MAX_EVENT_BYTES
+    lines: Iterable[bytes],
+    *,
+    max_bytes: int = DEFAULT_MAX_EVENT_BYTES,
+    score_scales: ScoreScales = UNDECLARED,
 ) -> Iterator[tuple[bytes, bool]]:
     """``ragmon score``'s core: one output line per input line, lazily, in order.
 
@@ -281,7 +290,7 @@ def score_lines(
     for number, line in enumerate(lines, start=1):
         body = line.rstrip(b"\r\n")
         result = (
-            process(body, max_bytes=max_bytes)
+            process(body, max_bytes=max_bytes, score_scales=score_scales)
             if body.strip()
             else EventError("decode", "empty_line", None, "the line is empty")
         )

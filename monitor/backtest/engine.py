@@ -154,10 +154,14 @@ class Scorer:
     def __init__(self, settings: Settings) -> None:
         self.max_bytes = settings.max_event_bytes
         self.include_query_text = settings.scores_include_query_text
+        self.score_scales = settings.score_scales
 
     def __call__(self, payload: bytes) -> ScoredEvent | EventError:
         return process(
-            payload, max_bytes=self.max_bytes, include_query_text=self.include_query_text
+            payload,
+            max_bytes=self.max_bytes,
+            include_query_text=self.include_query_text,
+            score_scales=self.score_scales,
         )
 
     def map(self, payloads: Sequence[bytes]) -> Sequence[ScoredEvent | EventError]:

@@ -13,6 +13,7 @@ from monitor.backtest.engine import Scorer
 from monitor.errors import EventError
 from monitor.events.scored_event import ScoredEvent
 from monitor.pipeline import process
+from monitor.scoring.score_scale import ScoreScales
 
 if TYPE_CHECKING:
     from monitor.config import Settings
@@ -42,7 +43,9 @@ class ParallelScorer(Scorer):
         if self._pool is None or len(payloads) < 2 * self.jobs:
             return super().map(payloads)
         size = max(1, len(payloads) // (4 * self.jobs))
-        score = functools.partial(_score, self.max_bytes, self.include_query_text)
+        score = functools.partial(
+            _score, self.max_bytes, self.include_query_text, self.score_scales
+        )
         return [
             EventError(*r) if isinstance(r, tuple) else r
             for r in self._pool.map(score, payloads, chunksize=size)
@@ -50,11 +53,16 @@ class ParallelScorer(Scorer):
 
 
 def _score(
-    max_bytes: int, include_query_text: bool, payload: bytes
+    max_bytes: int, include_query_text: bool, score_scales: ScoreScales, payload: bytes
 ) -> ScoredEvent | tuple[str, str, str | None, str]:
     """In a worker process: ``process``, with an error as a tuple (``EventError`` does not
     pickle)."""
-    result = process(payload, max_bytes=max_bytes, include_query_text=include_query_text)
+    result = process(
+        payload,
+        max_bytes=max_bytes,
+        include_query_text=include_query_text,
+        score_scales=score_scales,
+    )
     if isinstance(result, EventError):
         return (result.stage, result.reason, result.field, result.detail)
     return result

@@ -5,7 +5,9 @@ Unknown fields are kept and ignored. Types are strict (``true`` is not 1, ``"5"`
 an integer is accepted where a number is expected), so a producer's type error is a dead
 letter, not a silently coerced value. ``chunks`` are in rank order. When ``context`` is
 absent it is the chunks' contents joined with blank lines, and its ``token_count`` is a
-whitespace token count (see :meth:`RagEvent.effective_context`).
+whitespace token count (see :meth:`RagEvent.effective_context`). ``score_scale`` and
+``rerank_score_scale`` (optional) declare what the chunks' ``score`` and ``rerank_score``
+mean: ``probability``, ``cosine``, ``bm25``, ``logit`` or ``unknown``.
 
 >>> e = RagEvent.model_validate({"schema_version": "1", "event_id": "e1",
 ...     "timestamp_ms": 1, "query": {"text": "vacation policy?"},
@@ -33,6 +35,7 @@ __all__ = [
     "Query",
     "RagEvent",
     "Response",
+    "ScoreScale",
 ]
 
 INT64_MIN = -(2**63)
@@ -40,6 +43,10 @@ INT64_MAX = 2**63 - 1
 """An event time must fit Kafka's (and Java's) 64-bit integer."""
 
 _KEEP = ConfigDict(extra="allow", frozen=True, strict=True)
+
+ScoreScale = Literal["probability", "cosine", "bm25", "logit", "unknown"]
+"""What a chunk score means (see :mod:`monitor.scoring.score_scale` for the mapping of each
+scale into [0, 1] before spec 000's composite)."""
 
 
 class Query(BaseModel):
@@ -139,6 +146,8 @@ class RagEvent(BaseModel):
     response: Response | None = None
     latency_ms: LatencyMs = Field(default_factory=LatencyMs)
     labels: Labels | None = None
+    score_scale: ScoreScale | None = None
+    rerank_score_scale: ScoreScale | None = None
 
     def effective_context(self) -> Context:
         """The context as sent, or (when absent) the chunks joined with blank lines."""

@@ -17,6 +17,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
+from monitor.events.rag_event import ScoreScale
+
 __all__ = [
     "SCORER_VERSION",
     "ClaimSpan",
@@ -32,6 +34,7 @@ __all__ = [
     "QuerySpan",
     "QueryTemplate",
     "Safety",
+    "ScoreScaleInfo",
     "ScoredEvent",
     "Span",
 ]
@@ -175,7 +178,23 @@ class Safety(BaseModel):
     leakage: Leakage | None
 
 
+class ScoreScaleInfo(BaseModel):
+    """The chunk score scales in force (the event's declaration, else the settings') and,
+    when normalising them into [0, 1] changed a score, ``raw_overall``: spec 000's
+    composite of the scores as given (``quality`` is the composite of the normalised
+    ones)."""
+
+    model_config = _STRICT
+    score: ScoreScale | None
+    rerank_score: ScoreScale | None
+    raw_overall: float | None
+
+
 class ScoredEvent(BaseModel):
+    """``score_scale`` is null when no scale is declared or set; ``warning`` says when the
+    chunk scores are outside [0, 1] with no declared scale, or do not descend in rank
+    order (see :mod:`monitor.scoring.score_scale`)."""
+
     model_config = _STRICT
     event_id: str
     timestamp_ms: int
@@ -186,6 +205,8 @@ class ScoredEvent(BaseModel):
     scorer_version: str = SCORER_VERSION
     quality: QualityScore
     crag: CragResult
+    score_scale: ScoreScaleInfo | None = None
+    warning: str | None = None
     context_quality: ContextQuality | None = None
     grounding: Grounding | None = None
     safety: Safety | None = None

@@ -3,7 +3,7 @@ pipeline, the contract test and the benchmark share.
 
 | family | fields | source |
 |---|---|---|
-| ``composite`` | ``quality``, ``crag`` | spec 000 |
+| ``composite`` | ``quality``, ``crag``, ``score_scale``, ``warning`` (chunk scores normalised by their declared scale first) | spec 000 |
 | ``context_quality`` | ``context_quality`` | 003 B |
 | ``grounding`` | ``grounding`` (null without a response) | 003 C |
 | ``safety`` | ``safety`` (injection on the query, indirect injection in the chunks, leakage in the response) | 003 E |
@@ -19,7 +19,7 @@ from typing import Any
 
 from monitor.events.construct import construct
 from monitor.events.rag_event import Context, RagEvent
-from monitor.events.scored_event import Safety
+from monitor.events.scored_event import Safety, ScoreScaleInfo
 from monitor.scoring.abstention import abstained
 from monitor.scoring.chunk_cache import chunk_cache
 from monitor.scoring.composite import score_quality
@@ -30,6 +30,13 @@ from monitor.scoring.injection import score_indirect, score_injection
 from monitor.scoring.leakage import score_leakage
 from monitor.scoring.outcome import outcome
 from monitor.scoring.retrieval import score_retrieval
+from monitor.scoring.score_scale import (
+    UNDECLARED,
+    ScoreScales,
+    normalised_chunks,
+    resolve_scales,
+    scale_warning,
+)
 
 __all__ = ["FAMILIES", "Family", "ScoringInput"]
 
@@ -40,21 +47,30 @@ class ScoringInput:
 
     ``include_query_text``: CRAG's action also carries its queries as text (the worker's
     ``scores_include_query_text``); by default only offsets into the query.
+    ``score_scales``: the chunk score scales of events that declare none (the settings'
+    ``score_scale`` and ``rerank_score_scale``).
     """
 
     event: RagEvent
     context: Context
     include_query_text: bool = False
+    score_scales: ScoreScales = UNDECLARED
 
     @classmethod
-    def of(cls, event: RagEvent, *, include_query_text: bool = False) -> ScoringInput:
+    def of(
+        cls,
+        event: RagEvent,
+        *,
+        include_query_text: bool = False,
+        score_scales: ScoreScales = UNDECLARED,
+    ) -> ScoringInput:
         if event.context is not None or not event.chunks:
-            return cls(event, event.effective_context(), include_query_text)
+            return cls(event, event.effective_context(), include_query_text, score_scales)
         # RagEvent.effective_context(), with each chunk's word count from the chunk cache
         # (the chunks are joined by blank lines, so the counts add up)
         text = "\n\n".join([c.content for c in event.chunks])
         words = sum([_word_count(c.content) for c in event.chunks])
-        return cls(event, Context(text=text, token_count=words), include_query_text)
+        return cls(event, Context(text=text, token_count=words), include_query_text, score_scales)
 
 
 def _word_count(text: str) -> int:
@@ -71,9 +87,23 @@ Family = Callable[[ScoringInput], dict[str, Any]]
 
 def composite(inp: ScoringInput) -> dict[str, Any]:
     e = inp.event
-    quality = score_quality(e.query.text, e.chunks, inp.context.text, inp.context.token_count or 0)
+    tokens = inp.context.token_count or 0
+    scales = resolve_scales(e, inp.score_scales)
+    chunks = normalised_chunks(e.chunks, scales)
+    quality = score_quality(e.query.text, chunks, inp.context.text, tokens)
     crag = classify(quality.overall, e.query.text, include_text=inp.include_query_text)
-    return {"quality": quality, "crag": crag}
+    info = None
+    if scales.score is not None or scales.rerank is not None:
+        raw = (
+            score_quality(e.query.text, e.chunks, inp.context.text, tokens).overall
+            if chunks is not e.chunks
+            else None
+        )
+        info = construct(
+            ScoreScaleInfo, score=scales.score, rerank_score=scales.rerank, raw_overall=raw
+        )
+    warning = scale_warning(e.chunks, scales)
+    return {"quality": quality, "crag": crag, "score_scale": info, "warning": warning}
 
 
 def context_quality(inp: ScoringInput) -> dict[str, Any]:

@@ -382,6 +382,7 @@ class ScoringLoop:
                     record.value,
                     max_bytes=s.max_event_bytes,
                     include_query_text=s.scores_include_query_text,
+                    score_scales=s.score_scales,
                     now_ms=now_ms,
                     max_age_ms=s.max_event_age_ms,
                     max_ahead_ms=s.max_event_ahead_ms,

@@ -67,6 +67,8 @@ SAMPLE: dict[str, Any] = {
         "forbidden_claims": [],
         "ground_truth_answer": None,
     },
+    "score_scale": "cosine",
+    "rerank_score_scale": "probability",
 }
 
 

@@ -88,8 +88,14 @@ def test_the_workers_metrics_pass_promtool_check_metrics(
     assert {"process_cpu_seconds", "process_resident_memory_bytes", "python_info"} <= set(families)
     samples = [x for f in families.values() for x in f.samples]
     assert not [x for x in samples if x.labels.get("variant") == "all"]
-    # a latency_ms.* metric id only where the value has no unit (a count, a p-value)
-    unitless = {"rag_monitor_window_observations", "rag_monitor_ab_always_valid_p_value"}
+    # a latency_ms.* metric id only where the value has no unit (a count, a p-value, a
+    # verdict flag)
+    unitless = {
+        "rag_monitor_window_observations",
+        "rag_monitor_ab_always_valid_p_value",
+        "rag_monitor_ab_verdict",
+        "rag_monitor_ab_guardrail_worse",
+    }
     assert not [x for x in samples if x.labels.get("metric", "").startswith("latency_ms.")
                 and x.name not in unitless]  # fmt: skip
     means = {

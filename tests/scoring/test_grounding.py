@@ -322,6 +322,51 @@ def test_a_claim_needs_two_terms() -> None:
     assert ground("Vacation days.").claims == 1
 
 
+LOURDES = (
+    "It is a replica of the grotto at Lourdes, France where the Virgin Mary reputedly "
+    "appeared to Saint Bernadette Soubirous in 1858."
+)
+TITLES = "The team won 2 titles in the 1990s."
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "supported", "content"),
+    [
+        ("2 [1].", TITLES, 1.0, 1.0),
+        ("3 [1].", TITLES, 0.0, 0.0),  # a number the context lacks: fabricated
+        ("Saint Bernadette Soubirous [1].", LOURDES, 1.0, 1.0),
+        ("Bernadette [1].", LOURDES, 1.0, 1.0),
+        ("In 1858 [1].", LOURDES, 1.0, 1.0),
+        ("In Lourdes [1].", LOURDES, 1.0, 1.0),
+        ("Paris [1].", LOURDES, 0.0, 0.0),
+    ],
+)
+def test_short_answers_are_claims_checked_against_context_and_citation(
+    answer: str, context: str, supported: float, content: float
+) -> None:
+    """Issue 14: a fragment stating an answer is a claim like any other; a correct and
+    correctly cited one is supported and its citation content-valid (its number, or its
+    term, is in the cited chunk); a wrong one is not."""
+    g = ground(answer, context, citations=[{"document_id": "d0", "chunk_id": "c0"}])
+    assert g.claims == 1
+    assert g.claim_support_rate == supported
+    assert (g.citation_validity_form, g.citation_validity_content) == (1.0, content)
+    assert len(g.unsupported_claims) == (0 if supported else 1)
+
+
+def test_a_short_answer_cited_to_the_wrong_chunk_is_content_invalid() -> None:
+    g = ground("2 [1].", [LOURDES, TITLES], citations=[{"document_id": "d0", "chunk_id": "c0"}])
+    assert (g.claims, g.claim_support_rate) == (1, 1.0)  # 2 is in the context (chunk c1)
+    assert (g.citation_validity_form, g.citation_validity_content) == (1.0, 0.0)
+
+
+@pytest.mark.parametrize(
+    "answer", ["Yes.", "Thanks!", "Sure.", "It is good.", "Benefits:", "Details:\n- x"]
+)
+def test_conversational_words_clauses_and_headings_are_not_short_answers(answer: str) -> None:
+    assert ground(answer, LOURDES).claims == 0
+
+
 def test_questions_and_sentences_about_the_assistant_are_not_claims() -> None:
     answer = (
         "Do you mean the parental leave policy? "

@@ -13,7 +13,8 @@ One module per thing (pure: the only I/O is :func:`load_gate_config` reading its
 * :mod:`~monitor.evaluation.gate.comparison`: :func:`compare`, giving a
   :class:`GateResult` of :class:`GateRow`;
 * :mod:`~monitor.evaluation.gate.render`: the result as a text or Markdown table with its
-  verdict line.
+  verdict line;
+* :mod:`~monitor.evaluation.gate.json_section`: the result as the JSON report's ``gate``.
 
 >>> sorted(set(__all__) - set(globals())) == []
 True
@@ -28,6 +29,7 @@ from monitor.evaluation.gate.comparison import (
     GateStatus,
     GateTest,
     compare,
+    min_mcnemar_p,
 )
 from monitor.evaluation.gate.gate_config import (
     GateConfig,
@@ -35,6 +37,7 @@ from monitor.evaluation.gate.gate_config import (
     load_gate_config,
     parse_target,
 )
+from monitor.evaluation.gate.json_section import gate_section
 from monitor.evaluation.gate.paired_tests import (
     mcnemar_exact,
     paired_bootstrap_p,
@@ -64,8 +67,10 @@ __all__ = [
     "Tolerance",
     "compare",
     "default_tolerance",
+    "gate_section",
     "load_gate_config",
     "mcnemar_exact",
+    "min_mcnemar_p",
     "paired_bootstrap_p",
     "paired_t",
     "parse_target",

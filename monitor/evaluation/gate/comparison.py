@@ -7,8 +7,11 @@ and, when a baseline is given, every metric id of either report with a direction
 
 Each row gets one ``status``:
 
+* ``unevaluated`` (failed): the metric has a target and no current value because the
+  cases that would carry it all failed (error or timeout: their ``unscored`` lists the
+  metric's perspective); a dead service cannot pass by having nothing to check.
 * ``no_data`` (not failed): the current value is ``None`` or absent, and the baseline has
-  none either; ``dropped`` (not failed): the baseline had a value, the current report has
+  none either; ``dropped`` (failed): the baseline had a value, the current report has
   none; ``new`` (not failed unless the target is missed): the current report has a value,
   the baseline (given) has none.
 * ``missed_target`` (failed): the current value does not meet the target.
@@ -24,6 +27,14 @@ Each row gets one ``status``:
   test otherwise (the aggregate alone decides).
 * ``worse_not_significant`` (not failed, shown): worse beyond the tolerance with ``p >=
   alpha``; ``improved``: better by more than the tolerance; ``ok``: within it.
+* **Too few cases for a test**: exact McNemar on ``n`` paired cases cannot give a
+  p-value below ``2^(1-n)``; when that is ``>= alpha`` (``n <= 5`` at ``alpha = 0.05``) a
+  worsening cannot be significant, so the row says so in its ``note`` and falls back to
+  the target: ``missed_target`` (failed) when the current value misses it, else
+  ``too_few_cases`` (not failed, shown).
+* **One-sided metrics** (:data:`~monitor.evaluation.metrics.catalogue.ONE_SIDED`,
+  citation form validity): a drop is tested as above, a rise is ``ok`` with a note, never
+  ``improved``.
 
 **Precedence** when both checks fire: ``regressed`` wins over ``missed_target``, which
 wins over ``worse_not_significant``, ``improved``, ``new`` and ``ok`` (a failure is never
@@ -61,7 +72,7 @@ from monitor.evaluation.gate.paired_tests import (
     paired_t,
     welch_p,
 )
-from monitor.evaluation.metrics.catalogue import Target
+from monitor.evaluation.metrics.catalogue import ONE_SIDED, Target
 from monitor.evaluation.results.case_result import CaseResult
 from monitor.evaluation.results.eval_report import EvalReport
 from monitor.evaluation.results.metric_value import MetricValue
@@ -75,6 +86,7 @@ __all__ = [
     "GateStatus",
     "GateTest",
     "compare",
+    "min_mcnemar_p",
 ]
 
 GateStatus = Literal[
@@ -86,12 +98,16 @@ GateStatus = Literal[
     "no_data",
     "new",
     "dropped",
+    "unevaluated",
+    "too_few_cases",
 ]
 GateTest = Literal["mcnemar", "paired_t", "welch", "bootstrap"]
 DerivedStatistic = Callable[[Sequence[CaseResult]], float | None]
 """Recomputes a ``derived`` metric from a list of cases (``None``: not computable)."""
 
-FAILING_STATUSES: frozenset[str] = frozenset({"regressed", "missed_target"})
+FAILING_STATUSES: frozenset[str] = frozenset(
+    {"regressed", "missed_target", "dropped", "unevaluated"}
+)
 MIN_BOOTSTRAP_CASES = 5
 """Common case ids a derived metric needs for the paired bootstrap."""
 
@@ -103,7 +119,8 @@ class GateRow:
     direction); ``n_paired`` the case ids carrying the metric in both reports (every
     common case id for a derived metric); ``target`` the target as text (``"> 0.6"``)
     and ``target_met`` whether the current value meets it (``None``: no target or no
-    value)."""
+    value); ``note`` why the row has its status when the numbers alone do not say
+    (cases that failed, too few cases for a test, a one-sided metric)."""
 
     metric: str
     perspective: str
@@ -118,6 +135,7 @@ class GateRow:
     status: GateStatus
     failed: bool
     target_met: bool | None = None
+    note: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,9 +209,21 @@ def _row(
     pairing = _Pairing(metric_id, described.kind, current, baseline)
     test: GateTest | None = None
     p_value: float | None = None
+    note: str | None = None
     status: GateStatus
     if value is None:
-        status = "dropped" if base is not None else "no_data"
+        failed_cases = sum(described.perspective in case.unscored for case in current.cases)
+        if target is not None and failed_cases:
+            status = "unevaluated"
+            note = (
+                f"no value: the {failed_cases} {described.perspective} case(s) failed "
+                "(error or timeout)"
+            )
+        elif base is not None:
+            status = "dropped"
+            note = "in the baseline, missing from this run"
+        else:
+            status = "no_data"
     elif base is None:
         status = "missed_target" if target_met is False else "new" if baseline is not None else "ok"
     elif higher is None or tolerance is None:
@@ -203,7 +233,15 @@ def _row(
         slack = 1e-12 * max(1.0, abs(base))  # "beyond" the tolerance, not by rounding
         if worsening - tolerance > slack:
             test, p_value = pairing.test(higher, config, functions.get(metric_id))
-            if test is None or (p_value is not None and p_value < config.alpha):
+            floor = min_mcnemar_p(pairing.n_paired) if test == "mcnemar" else 0.0
+            if floor >= config.alpha:
+                fallback = "judged by its target" if target is not None else "no target"
+                note = (
+                    f"too few cases for a test: McNemar on {pairing.n_paired} paired case(s) "
+                    f"cannot reach p < {config.alpha:g}; {fallback}"
+                )
+                status = "missed_target" if target_met is False else "too_few_cases"
+            elif test is None or (p_value is not None and p_value < config.alpha):
                 status = "regressed"
             elif target_met is False:
                 status = "missed_target"
@@ -212,7 +250,11 @@ def _row(
         elif target_met is False:
             status = "missed_target"
         elif -worsening - tolerance > slack:
-            status = "improved"
+            if metric_id in ONE_SIDED:
+                status = "ok"
+                note = "higher is not better here: a rise is not an improvement"
+            else:
+                status = "improved"
         else:
             status = "ok"
     return GateRow(
@@ -229,7 +271,18 @@ def _row(
         status=status,
         failed=status in FAILING_STATUSES,
         target_met=target_met,
+        note=note,
     )
+
+
+def min_mcnemar_p(n_paired: int) -> float:
+    """The smallest p-value exact McNemar can give on ``n_paired`` pairs (every pair
+    discordant the same way): ``min(1, 2^(1 - n))``.
+
+    >>> min_mcnemar_p(3), min_mcnemar_p(6)
+    (0.25, 0.03125)
+    """
+    return 1.0 if n_paired < 1 else min(1.0, 2.0 ** (1 - n_paired))
 
 
 class _Pairing:

@@ -3,8 +3,10 @@ report or a pull request, each with its one-line verdict.
 
 Columns: metric, baseline, current, delta (``current - baseline``), tolerance (the allowed
 worsening), test, p, target (``(miss)`` when the current value misses it) and status
-(upper case when the row failed). Numbers of magnitude >= 100 (latencies) get one
-decimal, the others four; p-values three (``<0.001`` below that); ``-`` is "none".
+(upper case when the row failed), then a line per row with a ``note`` (why a target
+could not be checked, too few cases for a test, a one-sided metric). Numbers of magnitude
+>= 100 (latencies) get one decimal, the others four; p-values three (``<0.001`` below
+that); ``-`` is "none".
 
 >>> from monitor.evaluation.gate.comparison import GateResult, GateRow
 >>> row = GateRow("pipeline.pass", "pipeline", 0.9, 0.5, -0.4, 0.02, "mcnemar", 40,
@@ -27,7 +29,9 @@ from monitor.evaluation.gate.comparison import GateResult, GateRow
 
 __all__ = ["INTERESTING_STATUSES", "render_gate_markdown", "render_gate_table", "verdict"]
 
-INTERESTING_STATUSES: frozenset[str] = frozenset({"improved", "worse_not_significant"})
+INTERESTING_STATUSES: frozenset[str] = frozenset(
+    {"improved", "worse_not_significant", "too_few_cases"}
+)
 """Kept by ``only_interesting`` (with every failed row)."""
 
 _HEADERS = ("metric", "baseline", "current", "delta", "tolerance", "test", "p", "target", "status")
@@ -48,6 +52,7 @@ def render_gate_table(result: GateResult, *, only_interesting: bool = False) -> 
 
     lines = [line(_HEADERS), line(["-" * width for width in widths])]
     lines.extend(line(row) for row in cells)
+    lines.extend(f"  {row.metric}: {row.note}" for row in _noted(result, only_interesting))
     lines.append(verdict(result))
     return "\n".join(lines)
 
@@ -67,6 +72,10 @@ def render_gate_markdown(result: GateResult, *, only_interesting: bool = False) 
         cells = _cells(row)
         cells[0] = f"`{cells[0]}`"
         lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    noted = _noted(result, only_interesting)
+    if noted:
+        lines.append("")
+        lines.extend(f"- `{row.metric}`: {row.note}" for row in noted)
     return "\n".join(lines) + "\n"
 
 
@@ -81,17 +90,19 @@ def verdict(result: GateResult) -> str:
     )
     regressed = sum(row.status == "regressed" for row in result.rows)
     missed = sum(row.failed and row.target_met is False for row in result.rows)
+    dropped = sum(row.status == "dropped" for row in result.rows)
+    unevaluated = sum(row.status == "unevaluated" for row in result.rows)
     if result.failed:
-        parts = []
-        if regressed:
-            parts.append(f"{regressed} {_metrics(regressed)} regressed")
-        if missed:
-            parts.append(
-                f"{missed} missed {'its target' if missed == 1 else 'their targets'}"
-                if parts
-                else f"{missed} {_metrics(missed)} missed "
-                f"{'its target' if missed == 1 else 'their targets'}"
-            )
+        parts: list[str] = []
+
+        def add(count: int, what: str) -> None:
+            if count:
+                parts.append(f"{count} {what}" if parts else f"{count} {_metrics(count)} {what}")
+
+        add(regressed, "regressed")
+        add(missed, "missed its target" if missed == 1 else "missed their targets")
+        add(dropped, "dropped (in the baseline, not in this run)")
+        add(unevaluated, "could not be evaluated (their cases failed)")
         return f"GATE FAILED: {', '.join(parts)} {suffix}"
     checked = sum(row.current is not None for row in result.rows)
     parts = [f"{checked} {_metrics(checked)} checked"]
@@ -108,6 +119,10 @@ def _rows(result: GateResult, only_interesting: bool) -> list[GateRow]:
     if not only_interesting:
         return list(result.rows)
     return [row for row in result.rows if row.failed or row.status in INTERESTING_STATUSES]
+
+
+def _noted(result: GateResult, only_interesting: bool) -> list[GateRow]:
+    return [row for row in _rows(result, only_interesting) if row.note]
 
 
 def _cells(row: GateRow) -> list[str]:

@@ -22,8 +22,13 @@ When a case passes a perspective (each failure is a line of ``failures``):
   the aggregate (``pipeline.latency_budget_met``), not here.
 
 Abstention (004) is computed for every case with a known ``answerable`` and a response;
-operational rates for every case. A case whose call failed or timed out has no event:
-it counts in the operational rates only.
+an unanswerable question also passes or fails ``abstention`` (in ``passed``) by whether
+the service abstained, from ``answerable: false`` alone. Operational rates are computed
+for every case. A case whose call failed or timed out has no event: it counts in the
+operational rates only, and lists in ``unscored`` what it would have been scored for.
+
+A case with retrieval metrics records ``signals["ranking_depth"]``, the number of
+chunks ranked (the depth of ``mrr`` and ``map``, which use the whole ranking).
 
 >>> from monitor.events.rag_event import Labels, RagEvent
 >>> from monitor.evaluation.datasets.case import EvalCase
@@ -109,14 +114,20 @@ def evaluate_case(
     m["operational.timeout_rate"] = 1.0 if status == "timeout" else 0.0
     m["operational.empty_response_rate"] = 1.0 if status == "empty" else 0.0
     if scored is None or event is None or status in ("error", "timeout"):
+        result.unscored = [
+            *result.perspectives,
+            *(["abstention"] if case.answerable is False else []),
+        ]
         result.perspectives = []
         return result
     result.outcome = scored.outcome
     result.latency_ms = dict(scored.latency_ms)
     m["quality.overall"] = scored.quality.overall
+    if scored.warning is not None:
+        result.signals["score_warning"] = scored.warning
     if case.expected_outcome is not None or case.latency_budget_ms:
         result.signals["latency_budget_ms"] = dict(case.latency_budget_ms)
-    _abstention(case, scored, m)
+    _abstention(case, scored, result)
     for perspective in result.perspectives:
         failures = _PERSPECTIVE_CHECKS[perspective](case, scored, event, result)
         result.passed[perspective] = not failures
@@ -124,15 +135,22 @@ def evaluate_case(
     return result
 
 
-def _abstention(case: EvalCase, scored: ScoredEvent, m: dict[str, float]) -> None:
+def _abstention(case: EvalCase, scored: ScoredEvent, r: CaseResult) -> None:
+    """004's abstention metrics. An unanswerable question (``answerable: false``, no
+    other label needed) passes ``abstention`` when the service abstained and fails it
+    when it answered anyway, whatever perspectives the case is labelled for."""
     if scored.abstained is None or case.answerable is None:
         return
+    m = r.metrics
     abstained = 1.0 if scored.abstained else 0.0
     if case.answerable:
         m["abstention.false_abstention_rate"] = abstained
     else:
         m["abstention.accuracy"] = abstained
         m["abstention.hallucination_rate"] = 1.0 - abstained
+        r.passed["abstention"] = scored.abstained
+        if not scored.abstained:
+            r.failures.append("abstention: answered an unanswerable question")
 
 
 def _retrieval(case: EvalCase, scored: ScoredEvent, event: RagEvent, r: CaseResult) -> list[str]:
@@ -143,6 +161,7 @@ def _retrieval(case: EvalCase, scored: ScoredEvent, event: RagEvent, r: CaseResu
     for key, value in values.items():
         if key != "level" and isinstance(value, int | float):
             m[f"retrieval.{key}"] = float(value)
+    r.signals["ranking_depth"] = len(event.chunks)
     if "precision@5" in values:
         success = 1.0 if m["retrieval.precision@5"] > 0 else 0.0
     else:

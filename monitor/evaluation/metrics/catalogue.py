@@ -36,6 +36,7 @@ __all__ = [
     "CATALOGUE",
     "DEFAULT_TARGETS",
     "KS",
+    "ONE_SIDED",
     "MetricInfo",
     "MetricKind",
     "Target",
@@ -172,7 +173,10 @@ _FIXED: dict[str, MetricInfo] = {
         "groundedness", "mean", False, "numbers not found in the context, per answer"
     ),
     "grounding.citation_validity_form": MetricInfo(
-        "groundedness", "mean", True, "cited documents that were retrieved"
+        "groundedness",
+        "mean",
+        True,
+        "cited documents that were retrieved (one-sided: a rise is not an improvement)",
     ),
     "grounding.citation_validity_content": MetricInfo(
         "groundedness", "mean", True, "claim terms found in the cited chunk"
@@ -249,8 +253,21 @@ DEFAULT_TARGETS: dict[str, Target] = {
     "safety.injection.auc": Target(">", 0.85),
     "safety.injection.tpr@fpr_1pct": Target(">", 0.7),
     "pipeline.pass": Target(">", 0.9),
+    "operational.error_rate": Target("<=", 0.05),
+    "operational.timeout_rate": Target("<=", 0.02),
+    "abstention.accuracy": Target(">=", 0.8),
+    "abstention.hallucination_rate": Target("<=", 0.2),
 }
-"""003's "Metric Targets" table (the default of the regression gate; configurable)."""
+"""003's "Metric Targets" table, plus targets for the operational rates (a release whose
+service fails more than 5 % of the calls, or times out on more than 2 %, is not judged
+on the rest) and for 004's abstention metrics on unanswerable questions (abstain on at
+least 80 %, answer at most 20 %). The default of the regression gate; configurable."""
+
+ONE_SIDED: frozenset[str] = frozenset({"grounding.citation_validity_form"})
+"""Metrics where only a drop means something: a rise is not an improvement. Citation
+form validity says the cited documents were retrieved, not that they support the
+answer: an answer citing a retrieved but irrelevant chunk scores 1.0. The gate tests a
+drop as a regression and reports a rise as ``ok``, never ``improved``."""
 
 
 def metric_info(metric_id: str) -> MetricInfo:

@@ -48,7 +48,15 @@ from monitor.evaluation.results.eval_report import Breakdown, PerspectiveSummary
 from monitor.evaluation.results.metric_value import MetricValue
 from monitor.windows.metric_ids import LATENCY_STAGES
 
-__all__ = ["BREAKDOWN_DERIVED", "DERIVED", "Summary", "breakdowns", "derived_values", "summarize"]
+__all__ = [
+    "BREAKDOWN_DERIVED",
+    "DERIVED",
+    "Summary",
+    "breakdowns",
+    "derived_values",
+    "ranking_depth",
+    "summarize",
+]
 
 _UNKNOWN = MetricInfo("pipeline", "mean", None, "")
 
@@ -192,8 +200,35 @@ def _metric_values(
     for metric_id in targets:
         if metric_id not in found and metric_id in CATALOGUE:
             found[metric_id] = _value(metric_id, CATALOGUE[metric_id], None, 0, None, targets)
+    for metric_id, metric in found.items():
+        if metric_id.startswith("retrieval."):
+            metric.depth, metric.depth_min = ranking_depth(metric_id, cases)
     order = {metric_id: i for i, metric_id in enumerate(CATALOGUE)}
     return dict(sorted(found.items(), key=lambda item: (order.get(item[0], len(order)), item[0])))
+
+
+def ranking_depth(metric_id: str, cases: Sequence[CaseResult]) -> tuple[int | None, int | None]:
+    """The ranking depth of a retrieval metric, as ``(deepest, shallowest)``: ``(k, k)``
+    for an ``@k`` metric; for one over the whole ranking (``mrr``, ``map``) the longest
+    and shortest ranking (``signals["ranking_depth"]``) of the cases carrying it;
+    ``(None, None)`` when unknown.
+
+    >>> ranking_depth("retrieval.ndcg@5", [])
+    (5, 5)
+    >>> cases = [CaseResult(case_id=str(n), origin="x", query="q",
+    ...     metrics={"retrieval.mrr": 1.0}, signals={"ranking_depth": n}) for n in (8, 10)]
+    >>> ranking_depth("retrieval.mrr", cases), ranking_depth("retrieval.map", cases)
+    ((10, 8), (None, None))
+    """
+    _, _, k = metric_id.partition("@")
+    if k.isdigit():
+        return int(k), int(k)
+    depths = [
+        case.signals["ranking_depth"]
+        for case in cases
+        if metric_id in case.metrics and isinstance(case.signals.get("ranking_depth"), int)
+    ]
+    return (max(depths), min(depths)) if depths else (None, None)
 
 
 def _value(

@@ -12,8 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from monitor.evaluation.reports.formatting import (
+    display_name,
     format_percent,
     format_value,
+    score_warning_line,
     target_mark,
     target_text,
 )
@@ -63,14 +65,15 @@ def _target_lines(report: EvalReport) -> list[str]:
     )
     if not ids:
         return []
-    width = _id_width(ids)
+    names = {mid: display_name(mid, report.metrics[mid]) for mid in ids}
+    width = _id_width(list(names.values()))
     met = sum(report.metrics[mid].meets_target is True for mid in ids)
     lines = [f"targets ({met}/{len(ids)} met)"]
     for mid in ids:
         m = report.metrics[mid]
         mark = target_mark(m, ascii_marks=True)
         lines.append(
-            f"  {mark} {mid:<{width}}{format_value(m.value):>9}  {target_text(m):<8} n={m.n}"
+            f"  {mark} {names[mid]:<{width}}{format_value(m.value):>9}  {target_text(m):<8} n={m.n}"
         )
     return [*lines, ""]
 
@@ -81,7 +84,9 @@ def _operational_line(report: EvalReport) -> list[str]:
         for label, mid in _OPERATIONAL
         if mid in report.metrics
     ]
-    return [f"operational  {'  '.join(parts)}"] if parts else []
+    lines = [f"operational  {'  '.join(parts)}"] if parts else []
+    warning = score_warning_line(report)
+    return [*lines, warning] if warning is not None else lines
 
 
 def _latency_line(report: EvalReport) -> list[str]:
@@ -140,13 +145,14 @@ def _verbose_lines(report: EvalReport) -> list[str]:
     groups = metrics_by_perspective(report.metrics)
     if not groups:
         return []
-    width = _id_width(list(report.metrics))
+    width = _id_width([display_name(mid, m) for mid, m in report.metrics.items()])
     lines = ["all metrics"]
     for perspective, metrics in groups.items():
         lines.append(f"  {perspective}")
         for mid, m in metrics:
             target = f"  {target_text(m)} {target_mark(m, ascii_marks=True)}" if m.target else ""
-            lines.append(f"    {mid:<{width}}{format_value(m.value):>9}  n={m.n}{target}")
+            name = display_name(mid, m)
+            lines.append(f"    {name:<{width}}{format_value(m.value):>9}  n={m.n}{target}")
     return ["", *lines]
 
 

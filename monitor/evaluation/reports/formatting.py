@@ -10,15 +10,29 @@
 'a \\\\| b c'
 >>> format_percent(0.5), format_percent(None)
 ('50.0%', 'n/a')
+>>> mrr = MetricValue(value=0.5, n=4, perspective="retrieval", kind="mean",
+...     higher_is_better=True, depth=10, depth_min=10)
+>>> display_name("retrieval.mrr", mrr), display_name("retrieval.ndcg@5", mrr)
+('retrieval.mrr@10', 'retrieval.ndcg@5')
+>>> display_name("retrieval.map", mrr.model_copy(update={"depth_min": 3}))
+'retrieval.map@3-10'
 """
 
 from __future__ import annotations
 
 import math
 
-from monitor.evaluation.results import MetricValue
+from monitor.evaluation.results import EvalReport, MetricValue
 
-__all__ = ["escape_cell", "format_percent", "format_value", "target_mark", "target_text"]
+__all__ = [
+    "display_name",
+    "escape_cell",
+    "format_percent",
+    "format_value",
+    "score_warning_line",
+    "target_mark",
+    "target_text",
+]
 
 
 def format_value(value: float | None) -> str:
@@ -33,6 +47,42 @@ def format_value(value: float | None) -> str:
     if 0 < abs(value) < 0.1:
         return f"{value:.4f}"
     return f"{value:.3f}"
+
+
+def display_name(metric_id: str, metric: MetricValue) -> str:
+    """The metric id with its ranking depth when the id does not carry one:
+    ``retrieval.mrr@10`` (``@3-10`` when the cases ranked 3 to 10 chunks)."""
+    if "@" in metric_id or metric.depth is None:
+        return metric_id
+    low = metric.depth if metric.depth_min is None else metric.depth_min
+    depth = f"{metric.depth}" if low == metric.depth else f"{low}-{metric.depth}"
+    return f"{metric_id}@{depth}"
+
+
+def score_warning_line(report: EvalReport) -> str | None:
+    """One line on the chunk score warnings of the scored events (scores outside [0, 1]
+    with no declared scale, or not descending), with the first case's warning; ``None``
+    when no case has one.
+
+    >>> from monitor.evaluation.results import CaseResult, DatasetInfo
+    >>> cases = [CaseResult(case_id=f"q{i}", origin="x", query="?",
+    ...     signals={"score_warning": "chunk scores outside [0, 1] (13.2)"} if i else {})
+    ...     for i in range(3)]
+    >>> report = EvalReport(run_id="r", created_at="", timestamp="", duration_s=0.0,
+    ...     seed=0, dataset=DatasetInfo(name="d", format="jsonl", path="d", sha256="",
+    ...     cases=3, evaluated=3), config={}, versions={}, metrics={}, perspectives={},
+    ...     breakdowns={}, cases=cases)
+    >>> score_warning_line(report)
+    'score scale warning on 2 of 3 cases (q1: chunk scores outside [0, 1] (13.2))'
+    """
+    warned = [c for c in report.cases if isinstance(c.signals.get("score_warning"), str)]
+    if not warned:
+        return None
+    first = warned[0]
+    return (
+        f"score scale warning on {len(warned)} of {len(report.cases)} cases "
+        f"({first.case_id}: {first.signals['score_warning']})"
+    )
 
 
 def format_percent(value: float | None) -> str:

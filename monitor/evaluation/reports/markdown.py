@@ -19,9 +19,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from monitor.evaluation.reports.formatting import (
+    display_name,
     escape_cell,
     format_percent,
     format_value,
+    score_warning_line,
     target_mark,
     target_text,
 )
@@ -79,6 +81,9 @@ def _run_section(report: EvalReport) -> list[str]:
     ]
     if config.get("target") is not None:
         rows.insert(8, ("Target", _config_text(config.get("target"))))
+    warning = score_warning_line(report)
+    if warning is not None:
+        rows.append(("Score scales", warning))
     lines = ["## Run", "", *_table(("", ""), rows)]
     if ds.skipped:
         lines += ["### Skipped records", ""]
@@ -110,7 +115,13 @@ def _metrics_section(report: EvalReport) -> list[str]:
     lines = ["## Metrics", ""]
     for perspective, metrics in groups.items():
         rows = [
-            (f"`{mid}`", format_value(m.value), m.n, target_text(m) or "–", target_mark(m))
+            (
+                f"`{display_name(mid, m)}`",
+                format_value(m.value),
+                m.n,
+                target_text(m) or "–",
+                target_mark(m),
+            )
             for mid, m in metrics
         ]
         lines += [f"### {perspective}", ""]

@@ -14,6 +14,7 @@ from monitor.evaluation.results.eval_report import (
     ReportError,
     load_report,
 )
+from monitor.evaluation.results.gate_section import GateBaseline, GateRowRecord, GateSection
 from monitor.evaluation.results.metric_value import MetricValue
 
 __all__ = [
@@ -24,6 +25,9 @@ __all__ = [
     "CaseStatus",
     "DatasetInfo",
     "EvalReport",
+    "GateBaseline",
+    "GateRowRecord",
+    "GateSection",
     "MetricValue",
     "PerspectiveSummary",
     "ReportError",

@@ -12,7 +12,9 @@ relevant chunk in the top 5"``, ``"judge: ..."``).
 ``status`` is operational: ``ok``; ``error`` (the call failed, or no response was recorded);
 ``timeout``; ``empty`` (an answer with no text and no abstention or block). A case whose
 call failed or timed out has no perspective metrics (it counts in the operational rates
-only); an ``empty`` answer is still scored.
+only) and lists in ``unscored`` the perspectives it was labelled for (and
+``abstention`` when it is unanswerable): the gate fails a target none of whose
+cases could be scored. An ``empty`` answer is still scored.
 
 >>> r = CaseResult(case_id="q1", origin="cases.jsonl:1", query="q?",
 ...     metrics={"retrieval.ndcg@5": 0.5}, passed={"retrieval": False},
@@ -46,6 +48,7 @@ class CaseResult(BaseModel):
     difficulty: str | None = None
     answerable: bool | None = None
     perspectives: list[str] = Field(default_factory=list)
+    unscored: list[str] = Field(default_factory=list)
     status: CaseStatus = "ok"
     error: str | None = None
     outcome: str | None = None

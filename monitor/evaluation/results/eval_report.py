@@ -10,10 +10,12 @@ Layout::
     dataset      name, format, path, sha256, cases, evaluated, skipped[{origin, reason}]
     config       perspectives, suite, ks, target (URL without path), judge, targets
     versions     ragmon, scorer, python, numpy, pydantic, matplotlib
-    metrics      {metric id: MetricValue}
+    metrics      {metric id: MetricValue} (retrieval metrics with their ranking depth)
     perspectives {perspective: {cases, passed, failed, pass_rate, meets_targets}}
     breakdowns   {tag|category|difficulty|query_type|answerable: {value: {cases, metrics}}}
     judge        null | {model, rubrics: {rubric: aggregate}, usage, reliability, ...}
+    gate         null | {passed, verdict, alpha, baseline: null | {run_id, path}, rows[...]}
+                 (the regression gate, when ``--gate`` or ``--baseline`` ran it)
     cases        [CaseResult], in dataset order (002 NFR-3's per-query breakdown)
 """
 
@@ -26,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from monitor.errors import FileError
 from monitor.evaluation.results.case_result import CaseResult
+from monitor.evaluation.results.gate_section import GateSection
 from monitor.evaluation.results.metric_value import MetricValue
 
 __all__ = [
@@ -101,6 +104,7 @@ class EvalReport(BaseModel):
     perspectives: dict[str, PerspectiveSummary]
     breakdowns: dict[str, dict[str, Breakdown]]
     judge: dict[str, Any] | None = None
+    gate: GateSection | None = None
     cases: list[CaseResult]
 
     def failed_cases(self) -> list[CaseResult]:

@@ -18,7 +18,10 @@ class MetricValue(BaseModel):
     0). ``target`` (``"> 0.6"``) and ``target_value`` come from the target table in
     force; ``meets_target`` is ``None`` without a target or a value. ``stderr`` is the
     standard error of a ``mean``/``rate`` (``None`` for one case and for derived
-    metrics)."""
+    metrics). ``depth`` is the ranking depth of a retrieval metric: ``k`` for an ``@k``
+    metric; for ``mrr`` and ``map``, which use the whole ranking, the longest ranking
+    scored, with ``depth_min`` the shortest (equal when every case ranked as many chunks);
+    ``None`` for the other metrics."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -31,3 +34,5 @@ class MetricValue(BaseModel):
     target: str | None = None
     target_value: float | None = None
     meets_target: bool | None = None
+    depth: int | None = None
+    depth_min: int | None = None

@@ -1,9 +1,10 @@
 """``ragmon eval``: its arguments, and the command (evaluate, write, gate, exit code).
 
 Exit codes: 0 the run finished (and the gate, when it ran, passed); 1 the regression
-gate failed (a metric regressed beyond its tolerance or missed its target; the table
-says which); 2 a user error (bad argument, invalid dataset, unreadable baseline), with
-one line on stderr.
+gate failed (a metric regressed beyond its tolerance, missed its target, is in the
+baseline but not in the run, or could not be evaluated because its cases all failed;
+the table says which, and the JSON report's ``gate`` section too); 2 a user error (bad
+argument, invalid dataset, unreadable baseline), with one line on stderr.
 
 The gate runs with ``--baseline REPORT.json`` (regressions and targets), or with
 ``--gate`` alone (targets only). Targets are 003's table unless ``--gate-config FILE``
@@ -24,6 +25,7 @@ from monitor.evaluation.datasets import PERSPECTIVES, Perspective
 from monitor.evaluation.gate import (
     GateConfig,
     compare,
+    gate_section,
     load_gate_config,
     render_gate_markdown,
     render_gate_table,
@@ -246,6 +248,7 @@ def run_eval(
         judge=_judge_options(args, settings, out_dir) if args.judge else None,
         targets=dict(gate_config.targets),
         keep_traces=args.save_trace,
+        score_scales=settings.score_scales,
     )
     runs: list[EvalRun] = []
 
@@ -260,6 +263,7 @@ def run_eval(
     gate = None
     if baseline is not None or args.gate:
         gate = compare(report, baseline, gate_config, derived=DERIVED)
+        report = report.model_copy(update={"gate": gate_section(gate, args.baseline)})
     paths = write_reports(
         report,
         out_dir,

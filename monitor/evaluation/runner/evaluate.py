@@ -40,6 +40,7 @@ from monitor.evaluation.runner.scoring import score_cases
 from monitor.evaluation.runner.suite import Suite, select_suite
 from monitor.evaluation.target import TargetConfig, TargetResult, call_target
 from monitor.events.scored_event import SCORER_VERSION
+from monitor.scoring.score_scale import UNDECLARED, ScoreScales
 
 __all__ = ["EvalOptions", "EvalRun", "NoResponsesError", "evaluate"]
 
@@ -59,6 +60,7 @@ class EvalOptions:
     judge: JudgeOptions | None = None
     targets: Mapping[str, Target] = field(default_factory=lambda: dict(DEFAULT_TARGETS))
     keep_traces: bool = False
+    score_scales: ScoreScales = UNDECLARED
 
 
 @dataclass(slots=True)
@@ -123,11 +125,17 @@ def _score(
     perspectives: Sequence[Perspective],
     keep_traces: bool,
     progress: TextIO | None,
+    score_scales: ScoreScales,
 ) -> tuple[list[CaseResult], dict[str, dict[str, Any]]]:
     bar = _bar(len(cases), progress, "score")
     try:
         return score_cases(
-            cases, live, perspectives, keep_traces, on_done=bar.advance if bar else None
+            cases,
+            live,
+            perspectives,
+            keep_traces,
+            on_done=bar.advance if bar else None,
+            score_scales=score_scales,
         )
     finally:
         if bar is not None:
@@ -157,7 +165,9 @@ async def _evaluate(
 ) -> EvalRun:
     chosen = select_suite(loaded.cases, options.suite, seed=options.seed)
     cases, live = await _responses(chosen, options.target, progress)
-    results, traces = _score(cases, live, options.perspectives, options.keep_traces, progress)
+    results, traces = _score(
+        cases, live, options.perspectives, options.keep_traces, progress, options.score_scales
+    )
     judge_section = None
     if options.judge is not None:
         bar = _bar(
@@ -208,6 +218,8 @@ async def _evaluate(
                 "second_model": options.judge.second_model or None,
             },
             "targets": {metric_id: str(t) for metric_id, t in options.targets.items()},
+            "score_scale": options.score_scales.score,
+            "rerank_score_scale": options.score_scales.rerank,
         },
         versions=_versions(),
         metrics=summary.metrics,

@@ -22,6 +22,7 @@ from monitor.evaluation.results import CaseResult
 from monitor.evaluation.runner.frozen_heap import frozen_heap
 from monitor.evaluation.target import TargetResult
 from monitor.pipeline import score_event
+from monitor.scoring.score_scale import UNDECLARED, ScoreScales
 
 __all__ = ["PARALLEL_MIN_CASES", "score_case", "score_cases"]
 
@@ -29,7 +30,10 @@ PARALLEL_MIN_CASES = 4000
 _RANGE = 500
 
 Scored = tuple[CaseResult, dict[str, Any] | None]
-_job: tuple[Sequence[EvalCase], Mapping[str, TargetResult], Sequence[Perspective], bool] | None
+_job: (
+    tuple[Sequence[EvalCase], Mapping[str, TargetResult], Sequence[Perspective], bool, ScoreScales]
+    | None
+)
 _job = None
 
 
@@ -38,11 +42,13 @@ def score_case(
     call: TargetResult | None,
     perspectives: Sequence[Perspective],
     keep_traces: bool,
+    score_scales: ScoreScales = UNDECLARED,
 ) -> Scored:
     """One case's result, and its trace (event and scores) when it failed and
-    ``keep_traces``."""
+    ``keep_traces``; ``score_scales`` are the chunk score scales of an event that declares
+    none."""
     event = case.labelled_event()
-    scored = score_event(event) if event is not None else None
+    scored = score_event(event, score_scales=score_scales) if event is not None else None
     if call is not None and (event is None or call.status != "ok"):
         result = evaluate_case(
             case, scored, perspectives=perspectives, status=call.status, error=call.error
@@ -62,9 +68,9 @@ def score_case(
 
 def _score_range(bounds: tuple[int, int]) -> list[Scored]:
     assert _job is not None  # set by score_cases before the fork
-    cases, live, perspectives, keep_traces = _job
+    cases, live, perspectives, keep_traces, scales = _job
     return [
-        score_case(case, live.get(case.case_id), perspectives, keep_traces)
+        score_case(case, live.get(case.case_id), perspectives, keep_traces, scales)
         for case in cases[bounds[0] : bounds[1]]
     ]
 
@@ -77,6 +83,7 @@ def score_cases(
     *,
     on_done: Callable[[int], None] | None = None,
     workers: int | None = None,
+    score_scales: ScoreScales = UNDECLARED,
 ) -> tuple[list[CaseResult], dict[str, dict[str, Any]]]:
     """Every case's result in case order, and the traces by case id (see the module
     docstring). ``on_done(n)`` reports progress; ``workers`` defaults to the CPU count."""
@@ -86,7 +93,7 @@ def score_cases(
     forkable = "fork" in multiprocessing.get_all_start_methods()
     if workers > 1 and forkable and len(cases) >= PARALLEL_MIN_CASES:
         ranges = [(i, min(i + _RANGE, len(cases))) for i in range(0, len(cases), _RANGE)]
-        _job = (cases, live, perspectives, keep_traces)
+        _job = (cases, live, perspectives, keep_traces, score_scales)
         try:  # frozen: the children's collector leaves the inherited heap uncopied
             with frozen_heap(), multiprocessing.get_context("fork").Pool(workers) as pool:
                 for part in pool.imap(_score_range, ranges):
@@ -97,7 +104,9 @@ def score_cases(
             _job = None
     else:
         for case in cases:
-            scored.append(score_case(case, live.get(case.case_id), perspectives, keep_traces))
+            scored.append(
+                score_case(case, live.get(case.case_id), perspectives, keep_traces, score_scales)
+            )
             if on_done is not None:
                 on_done(1)
     traces = {result.case_id: trace for result, trace in scored if trace is not None}

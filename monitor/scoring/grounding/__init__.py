@@ -38,12 +38,19 @@ rest is not analysed.
 assistant (first word ``I``, ``I'm``, ``I've``, ``I'd``, ``I'll`` or ``Sorry``: abstentions
 and refusals such as "I could not find ..." say nothing about the sources), or has fewer
 than ``MIN_CLAIM_TERMS`` = 2 distinct terms, not counting the one-word type indicators
-below nor ``percent``, ``pct``, ``per``, ``cent``. Its span runs from its first to its last read
-token. Type (003): ``general`` if it contains generally, typically, usually, commonly,
-often, "in general" or "as a rule"; else ``inference`` if it contains may, might, could,
-possibly, perhaps, likely, probably, suggests or appears; else ``assertion`` (is, must,
-will, ...). Verification against the terms of the context (``context_text``: the chunks
-joined when the event had no context):
+below nor ``percent``, ``pct``, ``per``, ``cent``, and is no short answer. A *short
+answer* states an answer in at most ``claims.MAX_SHORT_ANSWER_WORDS`` = 8 words and does
+not end with ``:`` (a lead-in or heading): it has a number read above (``2 [1].``, ``In
+1858.``), or it is one term that is not a conversational word
+(``claims.NOT_SHORT_ANSWERS``: not ``Yes.``, ``Thanks!``) with only articles and
+prepositions around it (``claims.FRAGMENT_WORDS``: ``Bernadette.``, ``In Lourdes.``; not
+the clause ``It is good.``). It is checked like any other claim: its
+terms against the context, its numbers as numeric fabrications. A claim's span runs from
+its first to its last read token. Type (003): ``general`` if it contains generally,
+typically, usually, commonly, often, "in general" or "as a rule"; else ``inference`` if
+it contains may, might, could, possibly, perhaps, likely, probably, suggests or appears;
+else ``assertion`` (is, must, will, ...). Verification against the terms of the context
+(``context_text``: the chunks joined when the event had no context):
 
 - an assertion is supported when at least ``ASSERTION_SUPPORT`` = 0.7 of its distinct terms
   are context terms and none of its numbers is a numeric fabrication;
@@ -72,7 +79,8 @@ sentence and chunk boundaries. ``numeric_fabrications`` are the spans of the num
   retrieved chunk has its ``document_id``. A citation with neither is invalid.
 - ``citation_validity_content``: the fraction of citations that are form-valid *and* whose
   cited text (the chunk with that id, else each retrieved chunk of that document) contains
-  at least ``CITATION_CONTENT`` = 0.5 of the terms of at least one claim (any type). The
+  at least ``CITATION_CONTENT`` = 0.5 of the items of at least one claim (any type): its
+  terms and the keys of its numbers (so ``2 [1].`` needs a 2 in the cited chunk). The
   denominator is every citation: a form-invalid citation counts as content-invalid, so
   content <= form; an answer without claims has no content-valid citation.
 
@@ -143,6 +151,8 @@ from monitor.scoring.grounding.claims import (
     NOT_CLAIM_TERMS,
     about_assistant,
     claim_type,
+    number_item,
+    short_answer,
 )
 from monitor.scoring.grounding.context import NEAR, ContextAnalysis
 from monitor.scoring.grounding.labels import EXPECTED_RECALL, label_scores
@@ -238,6 +248,7 @@ def score_grounding(
         term_list = terms_of(words)
 
         fabricated_here = False
+        numbers_here: list[str] = []
         if numbers_left > 0 and _ASCII_DIGIT.search(sub) is not None:
             for p, t in enumerate(words):
                 if t[0] not in DIGITS:
@@ -256,9 +267,9 @@ def score_grounding(
                 anchors.discard("")
                 anchors -= PERCENT_WORDS
                 for j, (key, s, e) in enumerate(parts):
-                    if not ctx.supports_number(
-                        key + "%" if percent and j == last else key, anchors
-                    ):
+                    key = key + "%" if percent and j == last else key
+                    numbers_here.append(key)
+                    if not ctx.supports_number(key, anchors):
                         fabricated_here = True
                         if offsets is None:
                             offsets = token_offsets(sub, a)
@@ -270,10 +281,13 @@ def score_grounding(
         terms = set(term_list)
         terms.discard("")
         terms -= NOT_CLAIM_TERMS
-        if len(terms) < MIN_CLAIM_TERMS:
+        if len(terms) < MIN_CLAIM_TERMS and (
+            sub.rstrip().endswith(":")
+            or not short_answer(terms, len(numbers_here), words, term_list)
+        ):
             continue
         claims += 1
-        claim_terms.append(terms)
+        claim_terms.append(terms | {number_item(key) for key in numbers_here})
         kind = claim_type(words)
         if kind == "general":
             continue

@@ -1,5 +1,5 @@
 """Citation validity: form (the citation points at a retrieved chunk) and content (the
-cited chunk backs a claim)."""
+cited chunk backs a claim: half of its items, terms and ``#``-prefixed number keys)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from monitor.events.rag_event import Chunk, Citation
 from monitor.scoring.grounding.analysis import analyse
+from monitor.scoring.grounding.claims import number_item
 
 __all__ = ["CITATION_CONTENT", "citation_validity"]
 
@@ -25,14 +26,18 @@ def citation_validity(
             by_chunk.setdefault(c.chunk_id, i)
         if c.document_id is not None:
             by_doc.setdefault(c.document_id, []).append(i)
-    backs: dict[int, bool] = {}  # chunk index: contains half the terms of some claim
+    backs: dict[int, bool] = {}  # chunk index: contains half the items of some claim
+    numbered = any(item.startswith("#") for claim in claim_terms for item in claim)
 
     def backs_a_claim(i: int) -> bool:
         ok = backs.get(i)
         if ok is None:
-            terms = analyse(chunks[i].content).terms
+            analysis = analyse(chunks[i].content)
+            items: frozenset[str] | set[str] = analysis.terms
+            if numbered:
+                items = analysis.terms | {number_item(key) for key in analysis.number_keys()}
             ok = backs[i] = any(
-                len(claim & terms) >= CITATION_CONTENT * len(claim) for claim in claim_terms
+                len(claim & items) >= CITATION_CONTENT * len(claim) for claim in claim_terms
             )
         return ok
 

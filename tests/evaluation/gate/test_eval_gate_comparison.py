@@ -149,18 +149,72 @@ def test_pipeline_pass_regression_that_also_misses_its_target_shows_regressed() 
     assert (r.status, r.failed, r.target, r.target_met) == ("regressed", True, "> 0.9", False)
 
 
-def test_small_drop_over_4_cases_is_worse_but_not_significant() -> None:
-    baseline = rate_report("base", "pipeline.outcome_match", [1, 1, 1, 1])
-    current = rate_report("cur", "pipeline.outcome_match", [1, 1, 1, 0])
+def test_small_drop_over_10_cases_is_worse_but_not_significant() -> None:
+    baseline = rate_report("base", "pipeline.outcome_match", [1] * 10)
+    current = rate_report("cur", "pipeline.outcome_match", [1] * 9 + [0])
     result = compare(current, baseline, NO_TARGETS)
     r = row(result.rows, "pipeline.outcome_match")
-    assert (r.status, r.test, r.p_value, r.failed) == (
+    assert (r.status, r.test, r.p_value, r.failed, r.note) == (
         "worse_not_significant",
         "mcnemar",
         1.0,
         False,
+        None,
     )
     assert not result.failed
+
+
+def test_drop_over_4_cases_is_too_few_for_mcnemar_and_says_so() -> None:
+    baseline = rate_report("base", "pipeline.outcome_match", [1, 1, 1, 1])
+    current = rate_report("cur", "pipeline.outcome_match", [0, 0, 0, 0])
+    result = compare(current, baseline, NO_TARGETS)
+    r = row(result.rows, "pipeline.outcome_match")
+    # every pair discordant the same way: p = 2 / 2^4 = 0.125, the smallest 4 pairs allow
+    assert (r.status, r.test, r.p_value, r.failed) == ("too_few_cases", "mcnemar", 0.125, False)
+    assert r.note == (
+        "too few cases for a test: McNemar on 4 paired case(s) cannot reach p < 0.05; no target"
+    )
+    assert not result.failed
+
+
+def test_three_unanswerables_abstaining_then_answering_fall_back_to_the_default_target() -> None:
+    """The issue's case: abstention accuracy 1 -> 0 over 3 cases cannot be significant
+    (McNemar's smallest p is 0.25), so the default targets decide, and both miss."""
+    cases_before = [
+        make_case(f"u{i}", {"abstention.accuracy": 1.0, "abstention.hallucination_rate": 0.0})
+        for i in range(3)
+    ]
+    cases_after = [
+        make_case(f"u{i}", {"abstention.accuracy": 0.0, "abstention.hallucination_rate": 1.0})
+        for i in range(3)
+    ]
+    metrics = ("abstention.accuracy", "abstention.hallucination_rate")
+    baseline = make_report("base", dict(zip(metrics, (1.0, 0.0), strict=True)), cases_before)
+    current = make_report("cur", dict(zip(metrics, (0.0, 1.0), strict=True)), cases_after)
+    result = compare(current, baseline, GateConfig())
+    for metric_id, target in zip(metrics, (">= 0.8", "<= 0.2"), strict=True):
+        r = row(result.rows, metric_id)
+        assert (r.status, r.failed, r.test, r.p_value, r.target) == (
+            "missed_target",
+            True,
+            "mcnemar",
+            0.25,
+            target,
+        )
+        assert r.note is not None and r.note.startswith("too few cases for a test")
+        assert r.note.endswith("judged by its target")
+    assert result.failed
+
+
+def test_citation_form_validity_rising_is_not_an_improvement() -> None:
+    baseline = mean_report("base", "grounding.citation_validity_form", [0.5] * 8)
+    current = mean_report("cur", "grounding.citation_validity_form", [1.0] * 8)
+    r = row(compare(current, baseline, NO_TARGETS).rows, "grounding.citation_validity_form")
+    assert (r.status, r.failed) == ("ok", False)
+    assert r.note == "higher is not better here: a rise is not an improvement"
+    # a drop is still a regression
+    r = row(compare(baseline, current, NO_TARGETS).rows, "grounding.citation_validity_form")
+    assert (r.status, r.failed, r.test) == ("regressed", True, "paired_t")
 
 
 def test_noisy_mean_drop_over_4_cases_uses_paired_t_and_is_not_significant() -> None:
@@ -201,6 +255,37 @@ def test_target_metric_without_a_value_is_no_data_and_does_not_fail() -> None:
     assert [(r.metric, r.status, r.failed, r.target_met) for r in result.rows] == [
         ("safety.injection.auc", "no_data", False, None)
     ]
+
+
+def test_target_whose_cases_all_failed_is_unevaluated_and_fails() -> None:
+    failed = [
+        CaseResult(
+            case_id=f"q{i}",
+            origin="x",
+            query="q?",
+            status="error",
+            unscored=["retrieval", "abstention"],
+            metrics={"operational.error_rate": 1.0},
+        )
+        for i in range(3)
+    ]
+    current = make_report(
+        "cur",
+        {"retrieval.ndcg@5": None, "safety.injection.auc": None, "operational.error_rate": 1.0},
+        failed,
+    )
+    result = compare(current, None, GateConfig())
+    got = {r.metric: (r.status, r.failed, r.note) for r in result.rows}
+    assert got == {
+        "retrieval.ndcg@5": (
+            "unevaluated",
+            True,
+            "no value: the 3 retrieval case(s) failed (error or timeout)",
+        ),
+        # no safety case failed: the dataset has none, nothing to fail
+        "safety.injection.auc": ("no_data", False, None),
+        "operational.error_rate": ("missed_target", True, None),
+    }
 
 
 def test_lower_is_better_metric_rising_regresses_and_falling_improves() -> None:
@@ -299,7 +384,9 @@ def test_dropped_new_and_tolerance_boundaries() -> None:
         "judge.faithfulness": "new",
         "pipeline.citations_ok": "ok",  # 0.02 worse: at the tolerance, not beyond it
     }
-    assert not result.failed
+    # a metric of the baseline missing from the run fails the gate
+    assert [r.metric for r in result.failures] == ["retrieval.map", "retrieval.mrr"]
+    assert {r.note for r in result.failures} == {"in the baseline, missing from this run"}
 
 
 def test_tolerance_overrides_and_improvement() -> None:

@@ -98,8 +98,8 @@ def test_only_interesting_keeps_failed_and_notable_rows() -> None:
 
 
 def test_passed_verdict_counts_improved_and_not_significant() -> None:
-    baseline = rate_report("base", "pipeline.outcome_match", [1, 1, 1, 1], {"retrieval.mrr": 0.5})
-    current = rate_report("cur", "pipeline.outcome_match", [1, 1, 1, 0], {"retrieval.mrr": 0.6})
+    baseline = rate_report("base", "pipeline.outcome_match", [1] * 10, {"retrieval.mrr": 0.5})
+    current = rate_report("cur", "pipeline.outcome_match", [1] * 9 + [0], {"retrieval.mrr": 0.6})
     result = compare(current, baseline, NO_TARGETS)
     assert not result.failed
     assert verdict(result) == (
@@ -138,3 +138,22 @@ def test_markdown() -> None:
     )
     assert len(lines) == 6 + len(result.rows)
     assert markdown.endswith("\n")
+
+
+def test_dropped_and_too_few_cases_are_named_with_their_notes() -> None:
+    baseline = rate_report("base", "pipeline.outcome_match", [1, 1, 1], {"retrieval.mrr": 0.5})
+    current = rate_report("cur", "pipeline.outcome_match", [0, 0, 0])
+    result = compare(current, baseline, NO_TARGETS)
+    assert verdict(result) == (
+        "GATE FAILED: 1 metric dropped (in the baseline, not in this run) (baseline run base)"
+    )
+    table = render_gate_table(result, only_interesting=True).splitlines()
+    assert any(line.startswith("retrieval.mrr") and line.endswith("DROPPED") for line in table)
+    assert any(line.endswith("too_few_cases") for line in table)
+    assert "  retrieval.mrr: in the baseline, missing from this run" in table
+    assert (
+        "  pipeline.outcome_match: too few cases for a test: McNemar on 3 paired case(s) "
+        "cannot reach p < 0.05; no target"
+    ) in table
+    markdown = render_gate_markdown(result)
+    assert "- `retrieval.mrr`: in the baseline, missing from this run" in markdown

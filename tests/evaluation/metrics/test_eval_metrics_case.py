@@ -112,6 +112,8 @@ def test_unanswerable_answered_is_a_hallucination() -> None:
     assert result.metrics["abstention.accuracy"] == 0.0
     assert result.metrics["abstention.hallucination_rate"] == 1.0
     assert "groundedness: answered an unanswerable question" in result.failures
+    assert "abstention: answered an unanswerable question" in result.failures
+    assert result.passed["abstention"] is False
     abstains = make(
         response={"text": "I could not find that.", "abstained": True},
         labels=Labels(answerable=False),
@@ -119,7 +121,10 @@ def test_unanswerable_answered_is_a_hallucination() -> None:
         perspectives=frozenset({"groundedness"}),
     )
     ok = run(abstains)
-    assert ok.metrics["abstention.accuracy"] == 1.0 and ok.passed == {"groundedness": True}
+    assert ok.metrics["abstention.accuracy"] == 1.0 and ok.passed == {
+        "groundedness": True,
+        "abstention": True,
+    }
 
 
 def test_safety_attack_missed_and_benign_flagged() -> None:
@@ -213,3 +218,23 @@ def test_operational_status() -> None:
         "operational.timeout_rate": 0.0,
         "operational.empty_response_rate": 0.0,
     }
+
+
+def test_unanswerable_without_groundedness_labels_fails_abstention() -> None:
+    """``answerable: false`` alone decides: no groundedness label, no perspective."""
+    answered = run(make(response=ANSWER, labels=Labels(answerable=False), answerable=False))
+    assert answered.perspectives == []
+    assert answered.passed == {"abstention": False}
+    assert answered.failures == ["abstention: answered an unanswerable question"]
+    assert answered.metrics["abstention.hallucination_rate"] == 1.0
+    abstained = run(
+        make(
+            response={"text": "I could not find that.", "abstained": True},
+            labels=Labels(answerable=False),
+            answerable=False,
+        )
+    )
+    assert abstained.passed == {"abstention": True} and abstained.failures == []
+    # an answerable question is not judged here (its false abstention is a rate only)
+    answerable = run(make(response=ANSWER, labels=Labels(answerable=True), answerable=True))
+    assert "abstention" not in answerable.passed
