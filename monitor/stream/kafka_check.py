@@ -13,6 +13,7 @@ from typing import Any
 
 from aiokafka import errors
 from aiokafka.conn import create_conn
+from aiokafka.protocol.metadata import MetadataRequest
 
 from monitor.config import Settings
 from monitor.errors import BrokerError, MonitorError
@@ -59,7 +60,7 @@ def describe_failure(exc: BaseException, settings: Settings) -> str:
         )
     if isinstance(exc, ssl.SSLError):
         return f"TLS handshake failed ({exc.reason or exc})"
-    if isinstance(exc, errors.SaslAuthenticationFailedError):
+    if isinstance(exc, errors.SaslAuthenticationFailed):
         who = f" as {settings.kafka_sasl_username}" if mechanism != "OAUTHBEARER" else ""
         return f"SASL {mechanism} authentication{who} failed: the broker rejected the credentials"
     if isinstance(exc, errors.UnsupportedSaslMechanismError):
@@ -78,6 +79,17 @@ def describe_failure(exc: BaseException, settings: Settings) -> str:
     if protocol.startswith("SASL"):  # a malformed or unexpected answer to the SASL exchange
         return f"SASL {mechanism} authentication failed (unexpected answer: {type(exc).__name__})"
     return f"{type(exc).__name__}: {exc}"
+
+
+def _refused(exc: BaseException, settings: Settings) -> str:
+    """Why a broker that accepted the connection would not answer a metadata request."""
+    protocol = settings.kafka_security_protocol
+    if not protocol.startswith("SASL"):
+        return (
+            f"the broker closed the connection at the first request (does it require SASL? "
+            f"MONITOR_KAFKA_SECURITY_PROTOCOL is {protocol})"
+        )
+    return f"the broker would not answer after the login ({describe_failure(exc, settings)})"
 
 
 async def check_connection(settings: Settings) -> None:
@@ -103,7 +115,14 @@ async def check_connection(settings: Settings) -> None:
                 if first is None:
                     first = f"{host}:{port}: {describe_failure(exc, settings)}"
                 continue
-            conn.close()
+            try:  # connected (and logged in): does the broker serve this client?
+                await asyncio.wait_for(conn.send(MetadataRequest([])), timeout_s)
+            except Exception as exc:
+                if first is None:
+                    first = f"{host}:{port}: {_refused(exc, settings)}"
+                continue
+            finally:
+                conn.close()
             return
     finally:
         quiet.setLevel(level)

@@ -41,27 +41,37 @@ def ssl_context(settings: Settings) -> ssl.SSLContext:
     if certfile is not None:
         keyfile = settings.kafka_ssl_keyfile
         password = settings.kafka_ssl_key_password
+        secret = password.get_secret_value() if password else ""
         try:
-            context.load_cert_chain(
-                str(certfile),
-                str(keyfile) if keyfile else None,
-                password.get_secret_value() if password else None,
-            )
+            # a callable, never None: OpenSSL would otherwise ask for the passphrase of an
+            # encrypted key on the terminal
+            context.load_cert_chain(str(certfile), str(keyfile) if keyfile else None, lambda: secret)
         except (OSError, ssl.SSLError) as exc:
             files = f"{certfile}" + (f" / {keyfile}" if keyfile else "")
-            raise ConfigError(
-                f"MONITOR_KAFKA_SSL_CERTFILE/KEYFILE {files}: {_reason(exc)}"
-            ) from None
+            reason = _reason(exc)
+            if isinstance(exc, ssl.SSLError) and _encrypted(keyfile or certfile):
+                reason = (
+                    "cannot decrypt the key (wrong MONITOR_KAFKA_SSL_KEY_PASSWORD?)"
+                    if password
+                    else "the key is encrypted: set MONITOR_KAFKA_SSL_KEY_PASSWORD"
+                )
+            raise ConfigError(f"MONITOR_KAFKA_SSL_CERTFILE/KEYFILE {files}: {reason}") from None
     return context
+
+
+def _encrypted(path: Path) -> bool:
+    """Whether a PEM file holds an encrypted private key."""
+    try:
+        text = path.read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return False
+    return "ENCRYPTED PRIVATE KEY" in text or "Proc-Type: 4,ENCRYPTED" in text
 
 
 def _reason(exc: OSError | ssl.SSLError) -> str:
     """A short reason for a file that cannot be loaded (never the key password)."""
     if isinstance(exc, ssl.SSLError):
-        reason = exc.reason or str(exc)
-        if reason in ("BAD_DECRYPT", "bad decrypt"):
-            return "cannot decrypt the key (wrong MONITOR_KAFKA_SSL_KEY_PASSWORD?)"
-        return f"not a usable PEM file ({reason})"
+        return f"not a usable PEM certificate and key ({exc.reason or exc})"
     return exc.strerror or type(exc).__name__
 
 
