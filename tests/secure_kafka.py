@@ -322,9 +322,7 @@ class KafkaFront:
 
     async def _serve(self, ready: threading.Event) -> None:
         self._stop = asyncio.Event()
-        server = await asyncio.start_server(
-            self._handle, "127.0.0.1", self.port, ssl=self.context
-        )
+        server = await asyncio.start_server(self._handle, "127.0.0.1", self.port, ssl=self.context)
         ready.set()
         async with server:
             await self._stop.wait()

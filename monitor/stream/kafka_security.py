@@ -45,7 +45,9 @@ def ssl_context(settings: Settings) -> ssl.SSLContext:
         try:
             # a callable, never None: OpenSSL would otherwise ask for the passphrase of an
             # encrypted key on the terminal
-            context.load_cert_chain(str(certfile), str(keyfile) if keyfile else None, lambda: secret)
+            context.load_cert_chain(
+                str(certfile), str(keyfile) if keyfile else None, lambda: secret
+            )
         except (OSError, ssl.SSLError) as exc:
             files = f"{certfile}" + (f" / {keyfile}" if keyfile else "")
             reason = _reason(exc)

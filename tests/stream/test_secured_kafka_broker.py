@@ -80,7 +80,9 @@ def _settings(kafka: SecuredKafka, tmp_path: Path, security: dict[str, Any]) -> 
     return Settings(**{name: getattr(s, name) for name in type(s).model_fields})
 
 
-def _cli(args: list[str], settings: Settings, timeout_s: float = 60) -> subprocess.CompletedProcess[str]:
+def _cli(
+    args: list[str], settings: Settings, timeout_s: float = 60
+) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MONITOR_")}
     env |= settings_env(settings)
     return subprocess.run(
@@ -254,8 +256,11 @@ def test_mutual_tls_with_an_encrypted_key_and_hostname_verification(
     assert "MONITOR_KAFKA_SSL_CHECK_HOSTNAME=false" in line
 
     no_client_cert = s.model_copy(
-        update={"kafka_ssl_certfile": None, "kafka_ssl_keyfile": None,
-                "kafka_ssl_key_password": None}  # fmt: skip
+        update={
+            "kafka_ssl_certfile": None,
+            "kafka_ssl_keyfile": None,
+            "kafka_ssl_key_password": None,
+        }
     )
     line = _one_line(_cli(["replay", str(events_file)], no_client_cert))
     assert line.startswith(f"ragmon: cannot use Kafka at {mtls_kafka.bootstrap_servers}: ")
