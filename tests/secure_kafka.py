@@ -292,6 +292,7 @@ class KafkaFront:
             ["OAUTHBEARER"] if self.oauth_tokens else []
         )
         self.logins: list[tuple[str, bool]] = []  # (mechanism, succeeded), in order
+        self.refused = 0  # connections that sent a request other than a login before one
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._stop: asyncio.Event | None = None
@@ -432,6 +433,7 @@ class KafkaFront:
                     self.logins.append((mechanism, True))
                     return True
             else:  # anything else before a login: the connection is closed, as Kafka does
+                self.refused += 1
                 return False
 
 

@@ -115,6 +115,7 @@ def test_worker_scores_over_sasl_ssl_with_scram_sha_512(
     events_file = tmp_path / "events.jsonl"
     events_file.write_bytes(b"\n".join(events) + b"\n")
     logins_before = len(sasl_kafka.front.logins)
+    refused_before = sasl_kafka.front.refused
 
     worker = start_worker(s, tmp_path / "worker.log")
     try:
@@ -149,6 +150,8 @@ def test_worker_scores_over_sasl_ssl_with_scram_sha_512(
     )
     logins = sasl_kafka.front.logins[logins_before:]
     assert logins and all(ok and mech == "SCRAM-SHA-512" for mech, ok in logins)
+    # no client of the worker (faust's producer and consumer included) came without a login
+    assert sasl_kafka.front.refused == refused_before
     assert PASSWORD not in log
 
 
