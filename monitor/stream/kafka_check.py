@@ -73,9 +73,20 @@ def describe_failure(exc: BaseException, settings: Settings) -> str:
         return f"no answer within the timeout ({protocol}: is it the broker's {protocol} port?)"
     if isinstance(exc, errors.KafkaConnectionError | ConnectionError | OSError):
         reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        reason = reason.removeprefix(f"{type(exc).__name__}: ")
+        if "closed" not in reason:
+            return f"cannot connect ({reason})"
         if protocol.startswith("SASL"):
-            return f"the connection was closed during SASL {mechanism} ({reason})"
-        return f"cannot connect ({reason})"
+            hint = f"does it offer {mechanism}?"
+        elif protocol == "SSL" and settings.kafka_ssl_certfile is None:
+            hint = "does it require a client certificate? see MONITOR_KAFKA_SSL_CERTFILE"
+        elif protocol == "PLAINTEXT":
+            hint = "a TLS or SASL listener? MONITOR_KAFKA_SECURITY_PROTOCOL is PLAINTEXT"
+        else:
+            hint = ""
+        if hint:
+            return f"the broker closed the connection ({reason}; {hint})"
+        return f"the broker closed the connection ({reason})"
     if protocol.startswith("SASL"):  # a malformed or unexpected answer to the SASL exchange
         return f"SASL {mechanism} authentication failed (unexpected answer: {type(exc).__name__})"
     return f"{type(exc).__name__}: {exc}"

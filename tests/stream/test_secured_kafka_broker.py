@@ -267,6 +267,7 @@ def test_mutual_tls_with_an_encrypted_key_and_hostname_verification(
     )
     line = _one_line(_cli(["replay", str(events_file)], no_client_cert))
     assert line.startswith(f"ragmon: cannot use Kafka at {mtls_kafka.bootstrap_servers}: ")
+    assert "does it require a client certificate? see MONITOR_KAFKA_SSL_CERTFILE" in line
 
     wrong_key_password = s.model_copy(update={"kafka_ssl_key_password": SecretStr("nope")})
     line = _one_line(_cli(["replay", str(events_file)], wrong_key_password))
