@@ -26,7 +26,7 @@ from monitor.events.rag_event import ScoreScale
 from monitor.scoring.chunk_cache import DEFAULT_BUDGET_BYTES
 from monitor.scoring.score_scale import ScoreScales
 
-__all__ = ["MASK", "Settings", "load_settings", "masked"]
+__all__ = ["MASK", "Settings", "kafka_security_problem", "load_settings", "masked"]
 
 MASK = "**********"
 _URL_USERINFO = re.compile(r"(?<=://)[^/\s]*@")
@@ -41,10 +41,30 @@ class Settings(BaseSettings):
     # Kafka
     bootstrap_servers: str = "127.0.0.1:9092"
     consumer_group: str = "ragmon"
+    # Secured Kafka (README "Secured Kafka"): every client of the project (worker, replay,
+    # ab, demo, topic creation) connects with these, built by monitor/stream/kafka_security.py
     kafka_security_protocol: Literal["PLAINTEXT", "SASL_PLAINTEXT", "SASL_SSL", "SSL"] = "PLAINTEXT"
-    kafka_sasl_mechanism: Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"] = "PLAIN"
+    kafka_sasl_mechanism: Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"] = (
+        "PLAIN"
+    )
     kafka_sasl_username: str | None = None
     kafka_sasl_password: SecretStr | None = None
+    # OAUTHBEARER: the token is read from this file at every new connection (a file rotated
+    # by a sidecar is picked up), or printed by this command (run without a shell, cached
+    # kafka_sasl_oauth_token_refresh_s, or until 30 s before a JWT's exp); exactly one
+    kafka_sasl_oauth_token_file: Path | None = None
+    kafka_sasl_oauth_token_command: SecretStr | None = None  # may carry a client secret
+    kafka_sasl_oauth_token_refresh_s: float = Field(default=300.0, gt=0)
+    # TLS (SSL, SASL_SSL): CA bundle (default: the system's), client certificate and key
+    # (mutual TLS; the key may be encrypted), and whether the broker's certificate must name
+    # the host connected to (the chain is verified either way)
+    kafka_ssl_cafile: Path | None = None
+    kafka_ssl_certfile: Path | None = None
+    kafka_ssl_keyfile: Path | None = None
+    kafka_ssl_key_password: SecretStr | None = None
+    kafka_ssl_check_hostname: bool = True
+    # how long a command waits to connect to Kafka before it says why it cannot (one line)
+    kafka_connect_timeout_s: float = Field(default=20.0, gt=0)
     session_timeout_s: float = Field(default=10.0, gt=0)
     heartbeat_interval_s: float = Field(default=2.0, gt=0)
 
@@ -281,6 +301,13 @@ class Settings(BaseSettings):
         """``retention.ms`` for ``topic`` when ragmon creates it (-1: forever)."""
         return self.topic_retention_overrides_ms.get(topic, self.topic_retention_ms)
 
+    @model_validator(mode="after")
+    def _kafka_security_is_complete(self) -> Settings:
+        problem = kafka_security_problem(self)
+        if problem is not None:
+            raise ValueError(problem)
+        return self
+
     def topics(self) -> list[str]:
         topics = [
             self.events_topic,
@@ -298,6 +325,44 @@ class Settings(BaseSettings):
         return {self.partials_topic, self.windows_topic}
 
 
+def kafka_security_problem(s: Settings) -> str | None:
+    """What is missing or contradictory in the Kafka security settings, or None.
+
+    >>> kafka_security_problem(Settings.model_construct(kafka_security_protocol="SASL_SSL",
+    ...     kafka_sasl_mechanism="SCRAM-SHA-512", kafka_sasl_username="monitor"))
+    'MONITOR_KAFKA_SASL_PASSWORD is required with SCRAM-SHA-512'
+    """
+    protocol, mechanism = s.kafka_security_protocol, s.kafka_sasl_mechanism
+    tls = protocol in ("SSL", "SASL_SSL")
+    if protocol.startswith("SASL"):
+        if mechanism == "OAUTHBEARER":
+            sources = [s.kafka_sasl_oauth_token_file, s.kafka_sasl_oauth_token_command]
+            if sum(source is not None for source in sources) != 1:
+                return (
+                    "OAUTHBEARER needs exactly one of MONITOR_KAFKA_SASL_OAUTH_TOKEN_FILE "
+                    "and MONITOR_KAFKA_SASL_OAUTH_TOKEN_COMMAND"
+                )
+        else:
+            if not s.kafka_sasl_username:
+                return f"MONITOR_KAFKA_SASL_USERNAME is required with {mechanism}"
+            if s.kafka_sasl_password is None:
+                return f"MONITOR_KAFKA_SASL_PASSWORD is required with {mechanism}"
+    tls_files = {
+        "MONITOR_KAFKA_SSL_CAFILE": s.kafka_ssl_cafile,
+        "MONITOR_KAFKA_SSL_CERTFILE": s.kafka_ssl_certfile,
+        "MONITOR_KAFKA_SSL_KEYFILE": s.kafka_ssl_keyfile,
+    }
+    if not tls:
+        for name, value in tls_files.items():
+            if value is not None:
+                return f"{name} is set but MONITOR_KAFKA_SECURITY_PROTOCOL is {protocol}"
+    if s.kafka_ssl_keyfile is not None and s.kafka_ssl_certfile is None:
+        return "MONITOR_KAFKA_SSL_KEYFILE needs MONITOR_KAFKA_SSL_CERTFILE"
+    if s.kafka_ssl_key_password is not None and s.kafka_ssl_certfile is None:
+        return "MONITOR_KAFKA_SSL_KEY_PASSWORD needs MONITOR_KAFKA_SSL_CERTFILE"
+    return None
+
+
 def load_settings(**overrides: Any) -> Settings:
     """Read the environment (and ``overrides``); raise ``ConfigError`` in one line."""
     try:
@@ -306,6 +371,9 @@ def load_settings(**overrides: Any) -> Settings:
         first = exc.errors(include_url=False, include_input=False)[0]
         name = ".".join(str(p) for p in first["loc"])
         where = f"MONITOR_{name.upper()}" if name else "settings"
+        if not name:  # a check across settings names its variables itself
+            message = str(first["msg"]).removeprefix("Value error, ")
+            raise ConfigError(message) from None
         raise ConfigError(f"{where}: {first['msg']}") from None
 
 

@@ -44,6 +44,7 @@ def test_environment_with_prefix(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MONITOR_WEB_PORT", "8080")
     monkeypatch.setenv("MONITOR_SESSION_TIMEOUT_S", "6.5")
     monkeypatch.setenv("MONITOR_KAFKA_SECURITY_PROTOCOL", "SASL_SSL")
+    monkeypatch.setenv("MONITOR_KAFKA_SASL_USERNAME", "svc-ragmon")
     monkeypatch.setenv("MONITOR_KAFKA_SASL_PASSWORD", SECRET)
     monkeypatch.setenv("MONITOR_DATA_DIR", "/var/lib/ragmon")
     s = load_settings()

@@ -201,6 +201,13 @@ def run_demo(
             "webhook_secret": SecretStr(secret),
             "delivery_max_backoff_s": 2.0,
             "bootstrap_servers": broker.bootstrap_servers,
+            # the demo's own embedded broker: plaintext on loopback, whatever MONITOR_KAFKA_*
+            # says about a production cluster
+            "kafka_security_protocol": "PLAINTEXT",
+            "kafka_ssl_cafile": None,
+            "kafka_ssl_certfile": None,
+            "kafka_ssl_keyfile": None,
+            "kafka_ssl_key_password": None,
             "web_host": "127.0.0.1",
             "web_port": free_port(),
             "data_dir": workdir / "worker",

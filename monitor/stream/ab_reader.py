@@ -13,6 +13,7 @@ from monitor.config import Settings
 from monitor.errors import BrokerError
 from monitor.events.ab_result import AbResult
 from monitor.stream.kafka import client_options
+from monitor.stream.kafka_check import check_connection
 
 __all__ = ["experiment_results", "latest_result"]
 
@@ -36,6 +37,7 @@ async def experiment_results(
 
     Reads the whole topic (keyed by experiment id) up to its end, then stops.
     """
+    await check_connection(settings)
     consumer = AIOKafkaConsumer(
         **client_options(settings),
         group_id=None,

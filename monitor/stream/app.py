@@ -32,6 +32,8 @@ from monitor.stream.aggregation import AggregationStage
 from monitor.stream.alert_delivery import run_deliveries
 from monitor.stream.health import Readiness
 from monitor.stream.kafka import ensure_topics, new_producer
+from monitor.stream.kafka_check import check_connection
+from monitor.stream.kafka_security import faust_credentials
 from monitor.stream.otlp_bridge import OtlpBridge, OtlpStats
 from monitor.stream.scoring_loop import LoopStats, ScoringLoop
 from monitor.stream.window_feed import WindowFeed
@@ -48,7 +50,8 @@ def create_app(settings: Settings) -> tuple[faust.App, LoopStats]:
     """A configured faust app whose tasks score, aggregate and deliver; nothing starts yet."""
     app = faust.App(
         f"{settings.consumer_group}-worker",
-        broker=f"kafka://{settings.bootstrap_servers}",
+        broker=[f"kafka://{h.strip()}" for h in settings.bootstrap_servers.split(",")],
+        **faust_credentials(settings),
         datadir=str(settings.data_dir),
         web_enabled=True,
         web_bind=settings.web_host,
@@ -200,6 +203,9 @@ async def _bounded(step: Awaitable[None], name: str, timeout_s: float = 5.0) -> 
 def run_worker(settings: Settings) -> None:
     """Run the worker in the foreground until SIGINT/SIGTERM."""
     settings.data_dir.mkdir(parents=True, exist_ok=True)
+    # wrong credentials or an untrusted certificate: one line and exit 2, before faust
+    # starts (its clients would only log "Unable to bootstrap" and retry)
+    asyncio.run(check_connection(settings))
     app, _ = create_app(settings)
     worker = faust.Worker(app, loglevel=settings.log_level, quiet=True)
     worker.execute_from_commandline()

@@ -42,9 +42,21 @@ class EmbeddedBroker:
     '127.0.0.1:19999'
     """
 
-    def __init__(self, port: int | None = None, *, log_path: Path | None = None) -> None:
+    def __init__(
+        self,
+        port: int | None = None,
+        *,
+        log_path: Path | None = None,
+        advertised_port: int | None = None,
+        authentication: bool = False,
+    ) -> None:
         self.port = port or free_port()
         self.log_path = log_path
+        # clients reach the broker through something else on loopback (a TLS front): the
+        # metadata must send them back there, not to the broker's own port
+        self.advertised_port = advertised_port or self.port
+        # Tansu's --authentication: every request but ApiVersions needs a SASL login first
+        self.authentication = authentication
         self._proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -59,6 +71,7 @@ class EmbeddedBroker:
         except Exception as exc:
             raise BrokerError(f"no Tansu broker binary: {exc}") from None
         url = f"tcp://{self.bootstrap_servers}"
+        advertised = f"tcp://127.0.0.1:{self.advertised_port}"
         log = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL  # noqa: SIM115
         try:
             self._proc = subprocess.Popen(
@@ -68,9 +81,10 @@ class EmbeddedBroker:
                     "--listener-url",
                     url,
                     "--advertised-listener-url",
-                    url,
+                    advertised,
                     "--storage-engine",
                     "memory://tansu/",
+                    *(["--authentication"] if self.authentication else []),
                 ],
                 stdin=subprocess.DEVNULL,
                 stdout=log,

@@ -10,28 +10,15 @@ from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from aiokafka.errors import TopicAlreadyExistsError
 
 from monitor.config import Settings
+from monitor.stream.kafka_security import security_options
 
 __all__ = ["client_options", "ensure_topics", "new_producer"]
 
 
 def client_options(settings: Settings) -> dict[str, Any]:
-    """Connection options shared by every aiokafka client of the worker."""
-    options: dict[str, Any] = {
-        "bootstrap_servers": settings.bootstrap_servers,
-        "security_protocol": settings.kafka_security_protocol,
-    }
-    if settings.kafka_security_protocol.startswith("SASL"):
-        password = settings.kafka_sasl_password
-        options |= {
-            "sasl_mechanism": settings.kafka_sasl_mechanism,
-            "sasl_plain_username": settings.kafka_sasl_username,
-            "sasl_plain_password": password.get_secret_value() if password else None,
-        }
-    if settings.kafka_security_protocol in ("SSL", "SASL_SSL"):
-        from aiokafka.helpers import create_ssl_context
-
-        options["ssl_context"] = create_ssl_context()
-    return options
+    """Connection options shared by every aiokafka client of the project: the bootstrap
+    servers, and TLS and SASL from :func:`~monitor.stream.kafka_security.security_options`."""
+    return {"bootstrap_servers": settings.bootstrap_servers, **security_options(settings)}
 
 
 def new_producer(settings: Settings, *, linger_ms: int = 5) -> AIOKafkaProducer:

@@ -15,6 +15,7 @@ import orjson
 
 from monitor.config import Settings
 from monitor.stream.kafka import ensure_topics, new_producer
+from monitor.stream.kafka_check import check_connection
 
 __all__ = ["event_key", "produce_lines", "replay"]
 
@@ -64,6 +65,7 @@ async def produce_lines(
 
 def replay(settings: Settings, path: Path, *, rate: float | None = None) -> int:
     async def main() -> int:
+        await check_connection(settings)
         await ensure_topics(settings)
         with path.open("rb") as lines:
             return await produce_lines(settings, lines, rate=rate)
