@@ -39,8 +39,11 @@ __all__ = [
     "BYTES_PER_CHAR",
     "DEFAULT_BUDGET_BYTES",
     "ENTRY_BYTES",
+    "PAIRS_PER_ENTRY",
+    "PAIR_BYTES",
     "ChunkCache",
     "ChunkEntry",
+    "PairFacts",
     "chunk_cache",
     "configure_chunk_cache",
 ]
@@ -59,10 +62,20 @@ ENTRY_BYTES = 2_048
 analysis of a short text."""
 
 
+PairFacts = tuple[float, tuple[str, ...], tuple[int, ...]]
+"""Two texts' trigram overlap, their common content terms and for each the product of its
+counts in the two (context quality)."""
+
+PAIRS_PER_ENTRY = 128
+PAIR_BYTES = 512
+"""A pair's charge besides its terms (48 bytes each, with their products) and the other
+text (which the pair keeps alive should its own entry go)."""
+
+
 class ChunkEntry:
     """What is known of one text: filled in by the scorers that need it."""
 
-    __slots__ = ("analysis", "ascii", "indirect", "words")
+    __slots__ = ("analysis", "ascii", "extra_bytes", "indirect", "pairs", "words")
 
     def __init__(self) -> None:
         self.analysis: TextAnalysis | None = None
@@ -71,6 +84,10 @@ class ChunkEntry:
         """The text's ASCII proxy (spec 000's factual counts, :mod:`..factual`)."""
         self.words = -1
         """``len(text.split())`` (-1: not counted yet)."""
+        self.pairs: dict[str, PairFacts] | None = None
+        """What this text and another one (the key; the greater of the two texts) share:
+        at most ``PAIRS_PER_ENTRY``, charged to the cache as they are added."""
+        self.extra_bytes = 0
 
 
 class ChunkCache:
@@ -106,10 +123,39 @@ class ChunkCache:
         self.misses += 1
         found = entries[text] = ChunkEntry()
         self.used_bytes += self.charge(text)
-        while self.used_bytes > self.budget_bytes:
-            old, _ = entries.popitem(last=False)
-            self.used_bytes -= self.charge(old)
+        self._evict()
         return found
+
+    def pair(self, text: str, other: str) -> PairFacts | None:
+        """What ``text`` and ``other`` share, when known (``text <= other``)."""
+        entry = self._entries.get(text)
+        if entry is None or entry.pairs is None:
+            return None
+        return entry.pairs.get(other)
+
+    def add_pair(self, text: str, other: str, facts: PairFacts) -> None:
+        """Keep ``facts`` of ``text`` and ``other`` (``text <= other``) with ``text``'s
+        entry, if it has one."""
+        entry = self._entries.get(text)
+        if entry is None:
+            return
+        if entry.pairs is None:
+            entry.pairs = {}
+        elif len(entry.pairs) >= PAIRS_PER_ENTRY:
+            entry.pairs.clear()
+            self.used_bytes -= entry.extra_bytes
+            entry.extra_bytes = 0
+        entry.pairs[other] = facts
+        charge = PAIR_BYTES + 48 * len(facts[1]) + BYTES_PER_CHAR // 8 * len(other)
+        entry.extra_bytes += charge
+        self.used_bytes += charge
+        self._evict()
+
+    def _evict(self) -> None:
+        entries = self._entries
+        while self.used_bytes > self.budget_bytes:
+            old, entry = entries.popitem(last=False)
+            self.used_bytes -= self.charge(old) + entry.extra_bytes
 
     def texts(self) -> Iterator[str]:
         """The cached texts, least recently used first."""

@@ -38,8 +38,10 @@ duplicated pair (and a boilerplate header repeated across chunks saturates it); 
 section has one field per method, so the mean is the one reported, and a single duplicate
 pair still shows as 1 / pairs of it.
 
-The chunks' analyses (tokens, trigrams, term counts) are memoised and shared with
-:mod:`monitor.scoring.grounding` (see :func:`monitor.scoring.grounding.analyse`).
+The chunks' analyses (tokens, trigrams, term counts) are kept in the chunk cache and shared
+with :mod:`monitor.scoring.grounding` (see :func:`monitor.scoring.grounding.analyse`); so
+are what two chunks share (trigram overlap, common terms), so a pair of popular passages
+is compared once.
 
 >>> from monitor.events.rag_event import Chunk, GoldFact, Labels
 >>> chunks = [Chunk(content="Employees get 15 days of paid vacation."),
@@ -62,11 +64,13 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from itertools import chain
+from itertools import chain, repeat
+from operator import mul, sub
 
 from monitor.events.construct import construct
 from monitor.events.rag_event import Chunk, Labels
 from monitor.events.scored_event import ContextQuality
+from monitor.scoring.chunk_cache import PairFacts, chunk_cache
 from monitor.scoring.grounding import TextAnalysis, analyse
 
 __all__ = [
@@ -89,7 +93,13 @@ def _idf_row(n: int) -> list[float]:
     return [math.log((1 + n) / (1 + df)) + 1.0 for df in range(n + 1)]
 
 
+def _pair_weights(row: list[float]) -> dict[int, float]:
+    """idf^2 by the number of pair intersections a term is in (d (d - 1) / 2 for df d)."""
+    return {d * (d - 1) // 2: row[d] ** 2 for d in range(2, len(row))}
+
+
 _IDF = [_idf_row(n) for n in range(MAX_COMPARED + 1)]
+_PAIR_WEIGHTS = [_pair_weights(row) for row in _IDF]
 
 
 def ngram_overlap(a: Trigrams, b: Trigrams) -> float:
@@ -111,53 +121,84 @@ def _pairs(n: int) -> int:
     return n * (n - 1) // 2
 
 
-def _redundancy_ngram(analyses: Sequence[TextAnalysis]) -> float:
+def _pair_facts(
+    analyses: Sequence[TextAnalysis], texts: Sequence[str] | None = None
+) -> list[PairFacts]:
+    """Each pair's trigram overlap and common content terms, pairs ``(i, j)``, ``i < j``
+    in order; with ``texts``, through the chunk cache (a popular pair is compared once)."""
+    n = len(analyses)
+    cache = None if texts is None else chunk_cache()
+    out: list[PairFacts] = []
+    for i in range(n - 1):
+        a = analyses[i]
+        for j in range(i + 1, n):
+            if cache is None or texts is None:
+                facts = None
+            else:
+                text, other = texts[i], texts[j]
+                if other < text:
+                    text, other = other, text
+                facts = cache.pair(text, other)
+            if facts is None:
+                b = analyses[j]
+                terms = tuple(a.content_keys & b.content_keys)
+                ca, cb = a.content_counts, b.content_counts
+                products = tuple([ca[t] * cb[t] for t in terms])
+                facts = (ngram_overlap(a.trigrams, b.trigrams), terms, products)
+                if cache is not None:
+                    cache.add_pair(text, other, facts)
+            out.append(facts)
+    return out
+
+
+def _redundancy_ngram(analyses: Sequence[TextAnalysis], facts: list[PairFacts]) -> float:
     n = len(analyses)
     if n < 2:
         return 0.0
-    grams = [a.trigrams for a in analyses]
     total = 0.0
-    for i in range(n - 1):
-        gi = grams[i]
-        for j in range(i + 1, n):
-            total += ngram_overlap(gi, grams[j])
+    for overlap, _, _ in facts:
+        total += overlap
     return total / _pairs(n)
 
 
-def _redundancy_tfidf(analyses: Sequence[TextAnalysis]) -> float:
+def _redundancy_tfidf(analyses: Sequence[TextAnalysis], facts: list[PairFacts]) -> float:
     # cos(a, b) = sum_t tf_a tf_b idf_t^2 / (|a| |b|). Terms in a single chunk (df = 1) all
     # share idf = row[1], so |a|^2 = row[1]^2 * sum_t tf_a^2 + sum over a's terms with df > 1
     # of tf_a^2 (idf_t^2 - row[1]^2): only terms shared by two chunks are visited one by one.
-    # A term in df chunks is in df (df - 1) / 2 pair intersections, which gives its df.
+    # A term in df chunks is in df (df - 1) / 2 pair intersections, which gives its df. The
+    # pairs' common terms and count products come with the pair facts; sums run as map()s.
     n = len(analyses)
     if n < 2:
         return 0.0
-    keys = [a.content_keys for a in analyses]
-    commons: dict[tuple[int, int], frozenset[str]] = {}
-    for i in range(n - 1):
-        ki = keys[i]
-        for j in range(i + 1, n):
-            common = ki & keys[j]
-            if common:
-                commons[i, j] = common
-    if not commons:
+    pairs = ((i, j) for i in range(n - 1) for j in range(i + 1, n))
+    found = [
+        (i, j, terms, products)
+        for (i, j), (_, terms, products) in zip(pairs, facts, strict=True)
+        if terms
+    ]
+    if not found:
         return 0.0
     row = _IDF[n] if n <= MAX_COMPARED else _idf_row(n)
+    weights = _PAIR_WEIGHTS[n] if n <= MAX_COMPARED else _pair_weights(row)
     single = row[1] * row[1]
-    in_pairs = Counter(chain.from_iterable(commons.values()))
-    idf2 = {t: row[(1 + math.isqrt(1 + 8 * pairs)) // 2] ** 2 for t, pairs in in_pairs.items()}
-    counts = [a.content_counts for a in analyses]
+    in_pairs = Counter(chain.from_iterable([f[2] for f in found]))
+    idf2 = dict(zip(in_pairs, map(weights.__getitem__, in_pairs.values()), strict=True))
+    idf2_of = idf2.__getitem__
     norms = []
-    for c, k, a in zip(counts, keys, analyses, strict=True):
-        # fsum is exactly rounded, so the set's iteration order (which follows the string
-        # hash seed of the process) cannot change the last digit
-        extra = math.fsum(c[t] * c[t] * (idf2[t] - single) for t in k.intersection(idf2))
+    for a in analyses:
+        extra = 0.0
+        shared = a.content_keys.intersection(idf2)
+        if shared:
+            # fsum is exactly rounded, so the set's iteration order (which follows the
+            # string hash seed of the process) cannot change the last digit
+            tfs = list(map(a.content_counts.__getitem__, shared))
+            excess = map(sub, map(idf2_of, shared), repeat(single))
+            extra = math.fsum(map(mul, map(mul, tfs, tfs), excess))
         norms.append(math.sqrt(single * a.content_square_sum + extra))
     total = 0.0
-    for (i, j), common in commons.items():
-        ci, cj = counts[i], counts[j]
+    for i, j, terms, products in found:
+        dot = math.fsum(map(mul, products, map(idf2_of, terms)))
         # min(): round-off can lift the cosine of identical vectors a hair above 1
-        dot = math.fsum(ci[t] * cj[t] * idf2[t] for t in common)
         total += min(1.0, dot / (norms[i] * norms[j]))
     return total / _pairs(n)
 
@@ -196,7 +237,8 @@ def redundancy_ngram(texts: Sequence[str]) -> float:
     >>> redundancy_ngram(["a b c d", "b c d e f"]), redundancy_ngram(["a b c d"])
     (0.5, 0.0)
     """
-    return _redundancy_ngram([analyse(t) for t in texts])
+    analyses = [analyse(t) for t in texts]
+    return _redundancy_ngram(analyses, _pair_facts(analyses))
 
 
 def redundancy_tfidf(texts: Sequence[str]) -> float:
@@ -205,7 +247,8 @@ def redundancy_tfidf(texts: Sequence[str]) -> float:
     >>> round(redundancy_tfidf(["vacation days accrue", "vacation policy"]), 6)
     0.260556
     """
-    return _redundancy_tfidf([analyse(t) for t in texts])
+    analyses = [analyse(t) for t in texts]
+    return _redundancy_tfidf(analyses, _pair_facts(analyses))
 
 
 def unique_token_ratio(texts: Sequence[str]) -> float:
@@ -226,10 +269,11 @@ def score_context_quality(chunks: Sequence[Chunk], labels: Labels | None) -> Con
     """Spec 003 B for one event's chunks (see the module docstring)."""
     analyses = [analyse(c.content) for c in chunks]
     compared = analyses[:MAX_COMPARED]
+    facts = _pair_facts(compared, [c.content for c in chunks[:MAX_COMPARED]])
     return construct(
         ContextQuality,
-        redundancy_ngram=_redundancy_ngram(compared),
-        redundancy_tfidf=_redundancy_tfidf(compared),
+        redundancy_ngram=_redundancy_ngram(compared, facts),
+        redundancy_tfidf=_redundancy_tfidf(compared, facts),
         unique_token_ratio=_unique_token_ratio(analyses),
         fact_dispersion=_fact_dispersion(analyses, labels),
     )

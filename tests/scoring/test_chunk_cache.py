@@ -119,3 +119,28 @@ def test_the_context_is_the_events_own() -> None:
         event = decode_event(orjson.dumps(e))
         assert ScoringInput.of(event).context == event.effective_context()
         assert ScoringInput.of(event).context == event.effective_context()  # cached counts
+
+
+def test_pairs_are_kept_charged_and_give_the_same_results() -> None:
+    from monitor.scoring.context_quality import score_context_quality
+
+    before = chunk_cache()
+    events = RealTextEvents(seed=9, size_kb=8, reuse=True).events(80)
+    try:
+        configure_chunk_cache(0)
+        uncached = [
+            score_context_quality([Chunk(content=c["content"]) for c in e["chunks"]], None)
+            for e in events
+        ]
+        cache = configure_chunk_cache(3_000_000)  # small: entries and their pairs evicted
+        for _ in range(2):
+            cached = [
+                score_context_quality([Chunk(content=c["content"]) for c in e["chunks"]], None)
+                for e in events
+            ]
+            assert cached == uncached
+        assert any(cache._entries[t].pairs for t in cache.texts())
+        charged = sum(cache.charge(t) + cache._entries[t].extra_bytes for t in cache.texts())
+        assert cache.used_bytes == charged <= cache.budget_bytes
+    finally:
+        configure_chunk_cache(before.budget_bytes)
