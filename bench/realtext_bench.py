@@ -106,11 +106,13 @@ print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 
 
-def _score(path: Path, env: dict[str, str]) -> tuple[float, float]:
-    """``ragmon score FILE`` in a fresh process: seconds and its peak RSS in MB."""
+def _score(path: Path, env: dict[str, str], jobs: int = 1) -> tuple[float, float]:
+    """``ragmon score FILE`` in a fresh process: seconds and its peak RSS in MB (with
+    ``jobs`` > 1, the largest of the processes')."""
     t0 = time.perf_counter()
+    command = [sys.executable, "-m", "monitor", "score", str(path), "--jobs", str(jobs)]
     out = subprocess.run(
-        [sys.executable, "-c", _MEASURE, sys.executable, "-m", "monitor", "score", str(path)],
+        [sys.executable, "-c", _MEASURE, *command],
         capture_output=True,
         check=True,
         text=True,
@@ -133,14 +135,16 @@ def bench_realtext_cli(n: int, workdir: Path) -> list[Row]:
         with path.open("wb") as f:
             for m in RealTextEvents(seed=3, size_kb=8, reuse=reuse).messages(n):
                 f.write(m + b"\n")
-        elapsed, rss_mb = _score(path, env)
-        rows.append(
-            (
-                f"ragmon score, {n:,} real-text 8 KB events, {'reuse' if reuse else 'no reuse'}",
-                f"{n / elapsed:,.0f} events/s (whole process), peak RSS {rss_mb:.0f} MB",
-                _TARGETS[(8, reuse)],
+        for jobs in sorted({1, os.cpu_count() or 1}):
+            elapsed, rss_mb = _score(path, env, jobs)
+            rows.append(
+                (
+                    f"ragmon score --jobs {jobs}, {n:,} real-text 8 KB events, "
+                    f"{'reuse' if reuse else 'no reuse'}",
+                    f"{n / elapsed:,.0f} events/s (whole command), peak RSS {rss_mb:.0f} MB",
+                    _TARGETS[(8, reuse)],
+                )
             )
-        )
         if not reuse:
             budget_mb = 64
             _, with_cache = _score(path, {**env, "MONITOR_CHUNK_CACHE_BYTES": str(budget_mb << 20)})

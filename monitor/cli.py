@@ -90,6 +90,12 @@ def _parser() -> _Parser:
 
     s = sub.add_parser("score", help="score RagEvent JSON lines from FILE or stdin")
     s.add_argument("file", nargs="?", type=Path, help="JSON-lines file (default: stdin)")
+    s.add_argument(
+        "--jobs",
+        type=_positive(int),
+        default=1,
+        help="scoring processes (default 1; output in input order either way)",
+    )
 
     r = sub.add_parser("replay", help="produce JSON-lines events to the events topic")
     r.add_argument("file", type=Path)
@@ -211,16 +217,21 @@ def _ab(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def _score(path: Path | None, settings: Settings, out: IO[bytes]) -> int:
+def _score(path: Path | None, settings: Settings, out: IO[bytes], jobs: int = 1) -> int:
     from monitor.pipeline import score_lines
+    from monitor.score_jobs import score_lines_in_processes
 
     source = open(path, "rb") if path else sys.stdin.buffer  # noqa: SIM115
     failed = False
     chunk: list[bytes] = []
+    limit, scales = settings.max_event_bytes, settings.score_scales
     try:
-        for line, ok in score_lines(
-            source, max_bytes=settings.max_event_bytes, score_scales=settings.score_scales
-        ):
+        scored = (
+            score_lines(source, max_bytes=limit, score_scales=scales)
+            if jobs == 1
+            else score_lines_in_processes(source, jobs=jobs, max_bytes=limit, score_scales=scales)
+        )
+        for line, ok in scored:
             failed |= not ok
             chunk.append(line)
             if len(chunk) >= 512:
@@ -250,7 +261,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "score":
         if args.file and not args.file.is_file():
             raise _UsageError(f"ragmon score: no such file: {args.file}")
-        return _score(args.file, settings, sys.stdout.buffer)
+        return _score(args.file, settings, sys.stdout.buffer, args.jobs)
     if args.command == "replay":
         if not args.file.is_file():
             raise _UsageError(f"ragmon replay: no such file: {args.file}")

@@ -276,10 +276,12 @@ def score_lines(
     *,
     max_bytes: int = DEFAULT_MAX_EVENT_BYTES,
     score_scales: ScoreScales = UNDECLARED,
+    first: int = 1,
 ) -> Iterator[tuple[bytes, bool]]:
     """``ragmon score``'s core: one output line per input line, lazily, in order.
 
-    Yields ``(json_bytes, ok)``; a bad line yields ``{"line": N, "error": "..."}``.
+    Yields ``(json_bytes, ok)``; a bad line yields ``{"line": N, "error": "..."}``
+    (``first``: the number of the first line).
 
     >>> out = list(score_lines([b"not json\\n", b"\\n"]))
     >>> out[0][1], out[0][0][:40]
@@ -287,7 +289,7 @@ def score_lines(
     >>> out[1][0]
     b'{"line":2,"error":"decode/empty_line: the line is empty"}'
     """
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(lines, start=first):
         body = line.rstrip(b"\r\n")
         result = (
             process(body, max_bytes=max_bytes, score_scales=score_scales)
