@@ -280,6 +280,7 @@ def run_eval(
         name=args.output,
         plots=not args.no_plots,
         gate_markdown=render_gate_markdown(gate) if gate is not None else None,
+        gate=gate,
     )
     print(render_console(report, verbose=args.verbose), file=stdout)
     for skipped in report.dataset.skipped:
@@ -287,6 +288,8 @@ def run_eval(
     print(f"report: {paths.json}", file=stdout)
     print(f"        {paths.markdown}", file=stdout)
     print(f"        {paths.csv}", file=stdout)
+    if paths.html is not None:
+        print(f"        {paths.html}", file=stdout)
     for plot in paths.plots:
         print(f"        {plot}", file=stdout)
     if args.save_trace:
