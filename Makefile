@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench lint schema clean promstack
+.PHONY: demo test bench lint schema clean promstack testtools
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,7 +37,20 @@ promstack:
 	    prometheus prometheus-alertmanager >/dev/null; \
 	fi
 
-test: $(STAMP) promstack
+# What the terminal and browser tests drive: tmux (the demo's Ctrl-C in a real terminal)
+# and headless Chromium (the HTML eval report), Debian packages installed only when missing.
+testtools:
+	@missing=""; command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing$$missing"; \
+	  set -e; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	    $$missing >/dev/null; \
+	fi
+
+test: $(STAMP) promstack testtools
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

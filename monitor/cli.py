@@ -46,7 +46,10 @@ def _positive(kind: type[int] | type[float]) -> Callable[[str], float]:
 
 
 def _parser() -> _Parser:
+    from monitor import __version__
+
     p = _Parser(prog="ragmon", description="Kafka-native quality monitor for RAG services.")
+    p.add_argument("--version", action="version", version=f"ragmon {__version__}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     d = sub.add_parser("demo", help="embedded broker + worker + traffic + live table")
@@ -89,7 +92,7 @@ def _parser() -> _Parser:
     sub.add_parser("worker", help="the production worker (MONITOR_* environment)")
 
     s = sub.add_parser("score", help="score RagEvent JSON lines from FILE or stdin")
-    s.add_argument("file", nargs="?", type=Path, help="JSON-lines file (default: stdin)")
+    s.add_argument("file", nargs="?", type=Path, help="JSON-lines file ('-' or none: stdin)")
     s.add_argument(
         "--jobs",
         type=_positive(int),
@@ -246,6 +249,28 @@ def _score(path: Path | None, settings: Settings, out: IO[bytes], jobs: int = 1)
     return 1 if failed else 0
 
 
+def _input_file(command: str, path: Path) -> Path:
+    """``path`` if it is a readable regular file, else a one-line usage error."""
+    if path.is_dir():
+        raise _UsageError(f"ragmon {command}: {path} is a directory, not a JSON-lines file")
+    if not path.exists():
+        raise _UsageError(f"ragmon {command}: no such file: {path}")
+    if not path.is_file():
+        raise _UsageError(f"ragmon {command}: not a regular file: {path}")
+    return path
+
+
+def _out_dir(command: str, path: Path) -> Path:
+    """``path`` created as a directory (with its parents), else a one-line usage error."""
+    if path.exists() and not path.is_dir():
+        raise _UsageError(f"ragmon {command}: --out {path} exists and is not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _UsageError(f"ragmon {command}: cannot create {path}: {exc.strerror}") from None
+    return path
+
+
 def _run(args: argparse.Namespace) -> int:
     settings = load_settings()
     configure_chunk_cache(settings.chunk_cache_bytes)
@@ -255,31 +280,38 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "schema":
         from monitor.events.schema import write_schemas
 
-        for path in write_schemas(args.out):
-            print(path)
+        try:
+            for path in write_schemas(_out_dir("schema", args.out)):
+                print(path)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise _UsageError(f"ragmon schema: cannot write to {args.out}: {reason}") from None
         return 0
     if args.command == "score":
-        if args.file and not args.file.is_file():
-            raise _UsageError(f"ragmon score: no such file: {args.file}")
-        return _score(args.file, settings, sys.stdout.buffer, args.jobs)
+        stdin = args.file is None or str(args.file) == "-"
+        score_path = None if stdin else _input_file("score", args.file)
+        return _score(score_path, settings, sys.stdout.buffer, args.jobs)
     if args.command == "replay":
-        if not args.file.is_file():
-            raise _UsageError(f"ragmon replay: no such file: {args.file}")
+        _input_file("replay", args.file)
+        from monitor.stream.broker_wait import check_broker
         from monitor.stream.replay import replay
 
+        check_broker(settings)
         sent = replay(settings, args.file, rate=args.rate)
         print(f"produced {sent} events to {settings.events_topic}", file=sys.stderr)
         return 0
     if args.command == "backtest":
         source: Path | None = None if str(args.file) == "-" else args.file
-        if source is not None and not source.is_file():
-            raise _UsageError(f"ragmon backtest: no such file: {source}")
+        if source is not None:
+            _input_file("backtest", source)
         from monitor.backtest.command import run_backtest
 
         return run_backtest(source, settings, sys.stdout.buffer, sys.stderr, jobs=int(args.jobs))
     if args.command == "worker":
         from monitor.stream.app import run_worker
+        from monitor.stream.broker_wait import check_broker
 
+        check_broker(settings)
         run_worker(settings)
         return 0
     if args.command == "demo":
@@ -317,3 +349,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except OSError as exc:  # a file or directory the user named that cannot be used
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"ragmon: {exc.strerror or exc}{where}", file=sys.stderr)
+        return EXIT_USAGE

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from monitor.alerts.endpoint import AlertEndpoint
 from monitor.alerts.payloads import DEFAULT_DASHBOARD_URL, DEFAULT_RUNBOOK_BASE_URL
@@ -25,8 +25,16 @@ from monitor.errors import ConfigError
 from monitor.events.rag_event import ScoreScale
 from monitor.scoring.chunk_cache import DEFAULT_BUDGET_BYTES
 from monitor.scoring.score_scale import ScoreScales
+from monitor.windows.metric_ids import LATENCY_STAGES, METRIC_IDS, RATE_METRICS
 
-__all__ = ["MASK", "Settings", "kafka_security_problem", "load_settings", "masked"]
+__all__ = [
+    "MASK",
+    "Settings",
+    "kafka_security_problem",
+    "load_settings",
+    "masked",
+    "unknown_ids",
+]
 
 MASK = "**********"
 _URL_USERINFO = re.compile(r"(?<=://)[^/\s]*@")
@@ -40,6 +48,9 @@ class Settings(BaseSettings):
 
     # Kafka
     bootstrap_servers: str = "127.0.0.1:9092"
+    # `ragmon worker` and `ragmon replay` wait this long for the broker to answer before
+    # they give up with one line (exit code 2)
+    broker_wait_s: float = Field(default=30.0, ge=0)
     consumer_group: str = "ragmon"
     # Secured Kafka (README "Secured Kafka"): every client of the project (worker, replay,
     # ab, demo, topic creation) connects with these, built by monitor/stream/kafka_security.py
@@ -308,6 +319,26 @@ class Settings(BaseSettings):
             raise ValueError(problem)
         return self
 
+    @model_validator(mode="after")
+    def _known_metric_ids(self) -> Settings:
+        # A misspelt id would be accepted and never read: refuse it, naming the valid ones.
+        checks: tuple[tuple[str, Any, Any], ...] = (
+            ("baselines", self.baselines, METRIC_IDS),
+            ("rate_thresholds", self.rate_thresholds, sorted(RATE_METRICS)),
+            ("degradation_metrics", self.degradation_metrics, METRIC_IDS),
+            ("changepoint_metrics", self.changepoint_metrics, METRIC_IDS),
+            ("latency_p95_budget_ms", self.latency_p95_budget_ms, LATENCY_STAGES),
+        )
+        for name, given, valid in checks:
+            unknown = unknown_ids(given, valid)
+            if unknown:
+                what = "latency stage" if name == "latency_p95_budget_ms" else "metric id"
+                raise ValueError(
+                    f"MONITOR_{name.upper()}: unknown {what} {', '.join(map(repr, unknown))}; "
+                    f"valid: {', '.join(valid)}"
+                )
+        return self
+
     def topics(self) -> list[str]:
         topics = [
             self.events_topic,
@@ -367,14 +398,33 @@ def load_settings(**overrides: Any) -> Settings:
     """Read the environment (and ``overrides``); raise ``ConfigError`` in one line."""
     try:
         return Settings(**overrides)
+    except SettingsError as exc:  # a complex setting whose value is not JSON
+        field = _FIELD_IN_MESSAGE.search(str(exc))
+        where = f"MONITOR_{field.group(1).upper()}" if field else "settings"
+        raise ConfigError(f"{where}: not valid JSON (a JSON list or object is expected)") from None
     except ValidationError as exc:
         first = exc.errors(include_url=False, include_input=False)[0]
         name = ".".join(str(p) for p in first["loc"])
+        message = " ".join(str(first["msg"]).removeprefix("Value error, ").split())
+        if message.startswith("MONITOR_"):  # a model validator that names the variable
+            raise ConfigError(message) from None
         where = f"MONITOR_{name.upper()}" if name else "settings"
         if not name:  # a check across settings names its variables itself
-            message = str(first["msg"]).removeprefix("Value error, ")
             raise ConfigError(message) from None
-        raise ConfigError(f"{where}: {first['msg']}") from None
+        raise ConfigError(f"{where}: {message}") from None
+
+
+_FIELD_IN_MESSAGE = re.compile(r'field "([a-z0-9_]+)"')
+
+
+def unknown_ids(given: Any, valid: Any) -> list[str]:
+    """The ids (keys of a mapping, or items of a list) of ``given`` not in ``valid``.
+
+    >>> unknown_ids({"quality.overal": 0.7, "quality.overall": 0.8}, METRIC_IDS)
+    ['quality.overal']
+    """
+    known = set(valid)
+    return [str(item) for item in given if item not in known]
 
 
 def masked(settings: Settings) -> dict[str, Any]:

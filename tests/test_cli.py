@@ -236,3 +236,139 @@ def test_since_reads_iso_8601_and_epoch_ms() -> None:
     assert _epoch_ms("2023-11-14T22:13:20Z") == 1_700_000_000_000
     assert _epoch_ms("2023-11-14T22:13:20") == 1_700_000_000_000  # UTC without an offset
     assert _epoch_ms("2023-11-14T23:13:20+01:00") == 1_700_000_000_000
+
+
+# --------------------------------------------------------------------- issue 14: user errors
+
+
+def _run_cli(
+    argv: list[str], env: dict[str, str] | None = None, stdin: bytes = b""
+) -> subprocess.CompletedProcess[bytes]:
+    clean = {k: v for k, v in os.environ.items() if not k.upper().startswith("MONITOR_")}
+    return subprocess.run(
+        [sys.executable, "-m", "monitor", *argv],
+        input=stdin,
+        capture_output=True,
+        env=clean | (env or {}),
+        timeout=60,
+        check=False,
+    )
+
+
+def test_schema_out_an_existing_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    existing = tmp_path / "schemas"
+    existing.write_text("keep me")
+    assert main(["schema", "--out", str(existing)]) == 2
+    line = _one_line_error(capsys.readouterr().err)
+    assert str(existing) in line and "not a directory" in line
+    assert existing.read_text() == "keep me"
+
+
+def test_schema_out_where_no_directory_can_be_made(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "--out", "/proc/nope"]) == 2
+    line = _one_line_error(capsys.readouterr().err)
+    assert line.startswith("ragmon schema: cannot create /proc/nope")
+
+
+def test_alert_endpoints_not_json(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MONITOR_ALERT_ENDPOINTS", "not json")
+    assert main(["config"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "MONITOR_ALERT_ENDPOINTS: not valid JSON" in _one_line_error(err)
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "unknown", "a_valid_id"),
+    [
+        ("MONITOR_BASELINES", '{"quality.overal": 0.7}', "'quality.overal'", "quality.overall"),
+        ("MONITOR_RATE_THRESHOLDS", '{"nope.metric": 0.1}', "'nope.metric'", "outcome.abstained"),
+        ("MONITOR_DEGRADATION_METRICS", '["quality.overall", "x.y"]', "'x.y'", "retrieval.mrr"),
+    ],
+)
+def test_unknown_metric_ids_are_refused_with_the_valid_ones(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    value: str,
+    unknown: str,
+    a_valid_id: str,
+) -> None:
+    monkeypatch.setenv(name, value)
+    assert main(["config"]) == 2
+    line = _one_line_error(capsys.readouterr().err)
+    assert line.startswith(f"ragmon: {name}: unknown metric id {unknown}; valid: ")
+    assert a_valid_id in line.split("valid: ", 1)[1].split(", ")
+
+
+def test_score_a_directory_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "/etc"]) == 2
+    assert _one_line_error(capsys.readouterr().err) == (
+        "ragmon score: /etc is a directory, not a JSON-lines file"
+    )
+
+
+def test_score_dash_reads_stdin() -> None:
+    done = _run_cli(["score", "-"], stdin=event("from-stdin") + b"\n")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["event_id"] == "from-stdin"
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from monitor import __version__
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out.strip() == f"ragmon {__version__}"
+
+
+def test_eval_without_a_dataset_says_what_it_needs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)  # nothing to fall back on, wherever it runs
+    assert main(["eval", "-q"]) == 2
+    line = _one_line_error(capsys.readouterr().err)
+    assert "needs a dataset" in line and "fixtures directory" in line
+    assert "tests/" not in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_eval_out_dir_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    a_file = tmp_path / "reports"
+    a_file.write_text("")
+    dataset = Path(__file__).parent / "fixtures" / "evals" / "fixtures003"
+    assert main(["eval", str(dataset), "-q", "--out-dir", str(a_file)]) == 2
+    line = _one_line_error(capsys.readouterr().err)
+    assert f"--out-dir {a_file} exists and is not a directory" in line
+
+
+def test_judge_iterations_zero_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    dataset = Path(__file__).parent / "fixtures" / "evals" / "fixtures003"
+    assert main(["eval", str(dataset), "--judge-iterations", "0"]) == 2
+    assert "--judge-iterations: must be >= 1" in _one_line_error(capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("command", ["replay", "worker"])
+def test_broker_down_is_one_line_after_a_bounded_wait(tmp_path: Path, command: str) -> None:
+    from monitor.stream.broker import free_port
+
+    events = tmp_path / "events.jsonl"
+    events.write_bytes(event("a") + b"\n")
+    argv = ["replay", str(events)] if command == "replay" else ["worker"]
+    env = {
+        "MONITOR_BOOTSTRAP_SERVERS": f"127.0.0.1:{free_port()}",  # nothing listens there
+        "MONITOR_BROKER_WAIT_S": "1",
+        "MONITOR_DATA_DIR": str(tmp_path / "data"),
+    }
+    done = _run_cli(argv, env)
+    assert done.returncode == 2
+    assert done.stdout == b""
+    line = _one_line_error(done.stderr.decode())
+    address = env["MONITOR_BOOTSTRAP_SERVERS"]
+    assert line.startswith(f"ragmon: no Kafka broker answered at {address}")
+    assert "within 1 s" in line

@@ -36,7 +36,14 @@ from monitor.stream.broker import EmbeddedBroker, free_port
 from monitor.stream.kafka import client_options, ensure_topics, new_producer
 from monitor.stream.worker_process import start_worker, stop_process
 
-__all__ = ["run_demo"]
+__all__ = ["CLIENT_STOP_S", "WORKER_STOP_S", "run_demo"]
+
+WORKER_STOP_S = 3.0
+"""How long the worker may take to stop gracefully (it is told at once, while the demo's
+own clients close) before it is killed: Ctrl-C stops the whole demo within 5 s."""
+
+CLIENT_STOP_S = 2.0
+"""How long the demo's own producer and consumer may take to close."""
 
 
 async def _generate(
@@ -149,11 +156,15 @@ async def _live(
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
+        # the worker shuts down (leaves its group, flushes) while our clients close
+        if worker.poll() is None:
+            worker.terminate()
         for task in tasks:
             task.cancel()
+        await asyncio.wait(tasks, timeout=CLIENT_STOP_S)
         for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            if task.done() and not task.cancelled():
+                task.exception()  # retrieved: never "exception was never retrieved"
     return code
 
 
@@ -244,9 +255,11 @@ def run_demo(
     except KeyboardInterrupt:
         print("\nstopping ...", flush=True)
     finally:
+        # in order: the worker (a client of the broker), then the broker, which runs in a
+        # session of its own so that a terminal's Ctrl-C never stops it first
         if worker is not None:
-            stop_process(worker)
-        broker.stop()
+            stop_process(worker, timeout_s=WORKER_STOP_S)
+        broker.stop(timeout_s=1.0)
         sink.stop()
     if code:
         print(f"the worker stopped unexpectedly; see {workdir / 'worker.log'}", file=sys.stderr)

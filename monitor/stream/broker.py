@@ -2,6 +2,8 @@
 
 Memory-only, started on a free loopback port, stopped with its process. It has no
 transactions and auto-creates topics with 4 partitions, so callers pre-create topics.
+It runs in a session (and process group) of its own, so only its owner stops it: a
+terminal's Ctrl-C does not kill it under clients that are still shutting down.
 """
 
 from __future__ import annotations
@@ -89,6 +91,9 @@ class EmbeddedBroker:
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=log,
+                # its own session and process group: a terminal's Ctrl-C (SIGINT to the
+                # foreground group) reaches only its owner, which stops it after its clients
+                start_new_session=True,
                 preexec_fn=die_with_parent,
             )
         finally:
@@ -107,14 +112,15 @@ class EmbeddedBroker:
         self.stop()
         raise BrokerError(f"the broker did not listen on {self.bootstrap_servers} in time")
 
-    def stop(self) -> None:
+    def stop(self, timeout_s: float = 5.0) -> None:
+        """SIGTERM, then SIGKILL after ``timeout_s`` (the broker keeps nothing on disk)."""
         proc, self._proc = self._proc, None
         if proc is None or proc.poll() is not None:
             return
         proc.send_signal(signal.SIGCONT)  # a frozen broker cannot act on SIGTERM
         proc.terminate()
         try:
-            proc.wait(timeout=5)
+            proc.wait(timeout=timeout_s)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()

@@ -19,13 +19,13 @@ from monitor.config import Settings
 from monitor.errors import BrokerError, MonitorError
 from monitor.stream.kafka_security import security_options
 
-__all__ = ["check_connection", "describe_failure"]
+__all__ = ["bootstrap_hosts", "check_connection", "describe_failure"]
 
 
-def _hosts(bootstrap_servers: str) -> list[tuple[str, int]]:
+def bootstrap_hosts(bootstrap_servers: str) -> list[tuple[str, int]]:
     """``host:port`` pairs (port 9092 when left out; IPv6 in brackets).
 
-    >>> _hosts("a:9093, [::1]:9094,b")
+    >>> bootstrap_hosts("a:9093, [::1]:9094,b")
     [('a', 9093), ('::1', 9094), ('b', 9092)]
     """
     out = []
@@ -107,7 +107,7 @@ async def check_connection(settings: Settings) -> None:
     """Connect to the bootstrap servers in turn until one accepts the connection, TLS and
     SASL included; raise ``BrokerError`` with the reason of the first failure otherwise."""
     options: dict[str, Any] = security_options(settings)
-    hosts = _hosts(settings.bootstrap_servers)
+    hosts = bootstrap_hosts(settings.bootstrap_servers)
     if not hosts:
         raise BrokerError("MONITOR_BOOTSTRAP_SERVERS is empty")
     timeout_s = settings.kafka_connect_timeout_s

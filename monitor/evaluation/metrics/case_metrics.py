@@ -50,7 +50,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 
 from monitor.evaluation.datasets.case import LEAKAGE_KINDS, PERSPECTIVES, EvalCase, Perspective
-from monitor.evaluation.results.case_result import CaseResult, CaseStatus
+from monitor.evaluation.results.case_result import CaseResult, CaseStatus, clip_answer
 from monitor.events.rag_event import RagEvent
 from monitor.events.scored_event import ScoredEvent
 
@@ -109,6 +109,8 @@ def evaluate_case(
         error=error,
         expected_outcome=case.expected_outcome,
     )
+    if event is not None and event.response is not None:
+        result.answer = clip_answer(event.response.text)
     m = result.metrics
     m["operational.error_rate"] = 0.0 if status == "ok" else 1.0
     m["operational.timeout_rate"] = 1.0 if status == "timeout" else 0.0

@@ -4,6 +4,7 @@
 * :func:`write_reports` (:mod:`.writer`): the JSON report, the Markdown report, the
   per-query CSV and the PNG plots, atomically, into one directory
   (:class:`ReportPaths` says which);
+* :func:`render_html` (:mod:`.html`): the self-contained HTML page;
 * :func:`render_markdown` (:mod:`.markdown`), :func:`write_cases_csv` /
   :func:`case_rows` (:mod:`.csv_rows`), :func:`write_plots` (:mod:`.plots`, matplotlib
   imported on first use): each file on its own;
@@ -15,6 +16,7 @@
 
 from monitor.evaluation.reports.console import render_console
 from monitor.evaluation.reports.csv_rows import case_rows, cases_csv, write_cases_csv
+from monitor.evaluation.reports.html import render_html
 from monitor.evaluation.reports.markdown import render_markdown
 from monitor.evaluation.reports.plots import write_plots
 from monitor.evaluation.reports.progress_bar import ProgressBar
@@ -28,6 +30,7 @@ __all__ = [
     "case_rows",
     "cases_csv",
     "render_console",
+    "render_html",
     "render_markdown",
     "write_cases_csv",
     "write_plots",

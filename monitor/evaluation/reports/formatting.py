@@ -25,14 +25,20 @@ import math
 from monitor.evaluation.results import EvalReport, MetricValue
 
 __all__ = [
+    "Z_95",
+    "confidence_interval",
     "display_name",
     "escape_cell",
+    "format_interval",
     "format_percent",
     "format_value",
     "score_warning_line",
     "target_mark",
     "target_text",
 ]
+
+Z_95 = 1.959963984540054
+"""The two-sided 95 % normal quantile."""
 
 
 def format_value(value: float | None) -> str:
@@ -117,3 +123,47 @@ def escape_cell(text: object) -> str:
     s = str(text)
     s = s.replace("\\", "\\\\").replace("|", "\\|")
     return " ".join(s.splitlines()) if ("\n" in s or "\r" in s) else s
+
+
+def confidence_interval(
+    metric: MetricValue, *, unit_interval: bool = True
+) -> tuple[float, float] | None:
+    """The 95 % confidence interval of a ``rate`` (Wilson's score interval, which stays
+    in [0, 1] and is not empty at 0 or 1) or a ``mean`` (value ± 1.96 standard errors,
+    cut to [0, 1] when ``unit_interval``: a score that cannot leave it); ``None`` for a
+    derived metric, a missing value, or one case.
+
+    >>> m = MetricValue(value=0.0, n=20, perspective="x", kind="rate", higher_is_better=False)
+    >>> [round(b, 3) for b in confidence_interval(m)]
+    [0.0, 0.161]
+    >>> m = MetricValue(value=0.5, n=4, perspective="x", kind="mean", higher_is_better=True,
+    ...     stderr=0.1)
+    >>> [round(b, 3) for b in confidence_interval(m)]
+    [0.304, 0.696]
+    >>> m = MetricValue(value=0.95, n=8, perspective="x", kind="mean", higher_is_better=True,
+    ...     stderr=0.05)
+    >>> confidence_interval(m)[1], round(confidence_interval(m, unit_interval=False)[1], 3)
+    (1.0, 1.048)
+    """
+    value, n = metric.value, metric.n
+    if value is None or n < 2 or not math.isfinite(value):
+        return None
+    if metric.kind == "rate" and 0.0 <= value <= 1.0:
+        z2 = Z_95 * Z_95
+        centre = (value + z2 / (2 * n)) / (1 + z2 / n)
+        half = Z_95 * math.sqrt(value * (1 - value) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+        return (max(0.0, centre - half), min(1.0, centre + half))
+    if metric.kind == "mean" and metric.stderr is not None and math.isfinite(metric.stderr):
+        low, high = value - Z_95 * metric.stderr, value + Z_95 * metric.stderr
+        if unit_interval and 0.0 <= value <= 1.0:
+            return (max(0.0, low), min(1.0, high))
+        return (low, high)
+    return None
+
+
+def format_interval(metric: MetricValue, *, unit_interval: bool = True) -> str:
+    """``[0.412, 0.598]``, or ``–`` when :func:`confidence_interval` has none."""
+    interval = confidence_interval(metric, unit_interval=unit_interval)
+    if interval is None:
+        return "–"
+    return f"[{format_value(interval[0])}, {format_value(interval[1])}]"

@@ -1,8 +1,10 @@
 """``render_markdown``: the human-readable report of one ``ragmon eval`` run.
 
 Sections, in order: the run (dataset, cases, skipped records, seed, suite, perspectives,
-duration, versions); the perspectives (cases, passed, pass rate, targets); the metrics of
-each perspective with their targets; the per-category safety rates; the latency
+duration, versions); the headline metrics (those with a target and
+:data:`HEADLINE_METRICS`) with their 95 % confidence intervals; the perspectives (cases,
+passed, pass rate, targets); the metrics of each perspective with their targets and 95 %
+confidence intervals; the per-category safety rates; the latency
 percentiles per stage; a table per breakdown dimension with the key metrics present; the
 judge (when it ran); the failed cases (the first :data:`MAX_FAILED_CASES`); and the
 regression gate's Markdown, verbatim, when given. Every table cell has its ``|`` escaped.
@@ -21,6 +23,7 @@ from typing import Any
 from monitor.evaluation.reports.formatting import (
     display_name,
     escape_cell,
+    format_interval,
     format_percent,
     format_value,
     score_warning_line,
@@ -28,6 +31,7 @@ from monitor.evaluation.reports.formatting import (
     target_text,
 )
 from monitor.evaluation.reports.metric_groups import (
+    COUNT_METRICS,
     breakdown_columns,
     category_rate,
     latency_stage,
@@ -36,14 +40,30 @@ from monitor.evaluation.reports.metric_groups import (
     perspective_sort_key,
     stage_sort_key,
 )
-from monitor.evaluation.results import BREAKDOWN_DIMENSIONS, EvalReport
+from monitor.evaluation.results import BREAKDOWN_DIMENSIONS, EvalReport, MetricValue
 
-__all__ = ["MAX_FAILED_CASES", "render_markdown"]
+__all__ = ["HEADLINE_METRICS", "MAX_FAILED_CASES", "headline_metrics", "render_markdown"]
+
+HEADLINE_METRICS: tuple[str, ...] = (
+    "retrieval.ndcg@5",
+    "retrieval.recall@5",
+    "grounding.claim_support_rate",
+    "abstention.accuracy",
+    "abstention.hallucination_rate",
+    "pipeline.pass",
+    "operational.error_rate",
+    "quality.overall",
+)
+"""Shown first (with the metrics that have a target), with confidence intervals."""
 
 MAX_FAILED_CASES = 50
 """The failed cases listed; the CSV and the JSON have them all."""
 
 _MAX_JUDGE_ROWS = 60
+
+
+def _interval(metric_id: str, metric: MetricValue) -> str:
+    return format_interval(metric, unit_interval=metric_id not in COUNT_METRICS)
 
 
 def _table(header: Sequence[str], rows: Iterable[Sequence[object]]) -> list[str]:
@@ -118,6 +138,7 @@ def _metrics_section(report: EvalReport) -> list[str]:
             (
                 f"`{display_name(mid, m)}`",
                 format_value(m.value),
+                _interval(mid, m),
                 m.n,
                 target_text(m) or "–",
                 target_mark(m),
@@ -125,8 +146,37 @@ def _metrics_section(report: EvalReport) -> list[str]:
             for mid, m in metrics
         ]
         lines += [f"### {perspective}", ""]
-        lines += _table(("Metric", "Value", "n", "Target", "Met"), rows)
+        lines += _table(("Metric", "Value", "95% CI", "n", "Target", "Met"), rows)
     return lines
+
+
+def headline_metrics(report: EvalReport) -> list[str]:
+    """The metrics a reader looks at first: every one with a target, and
+    :data:`HEADLINE_METRICS`, in report order."""
+    wanted = {mid for mid, m in report.metrics.items() if m.target_value is not None}
+    wanted |= {mid for mid in HEADLINE_METRICS if mid in report.metrics}
+    return [mid for group in metrics_by_perspective(report.metrics).values()
+            for mid, _ in group if mid in wanted]  # fmt: skip
+
+
+def _headline_section(report: EvalReport) -> list[str]:
+    ids = headline_metrics(report)
+    if not ids:
+        return []
+    rows = []
+    for mid in ids:
+        m = report.metrics[mid]
+        direction = "lower" if m.higher_is_better is False else "higher"
+        rows.append(
+            (f"`{mid}`", format_value(m.value), _interval(mid, m), m.n, direction,
+             target_text(m) or "–", target_mark(m))
+        )  # fmt: skip
+    header = ("Metric", "Value", "95% CI", "n", "Better", "Target", "Met")
+    note = (
+        "95% confidence intervals: Wilson's for rates, ±1.96 standard errors for means; "
+        "– for derived metrics and single cases."
+    )
+    return ["## Headline metrics", "", note, "", *_table(header, rows)]
 
 
 def _safety_categories_section(report: EvalReport) -> list[str]:
@@ -290,6 +340,7 @@ def render_markdown(report: EvalReport, *, gate_markdown: str | None = None) -> 
         f"# Evaluation report: {escape_cell(report.dataset.name)} ({report.timestamp})",
         "",
         *_run_section(report),
+        *_headline_section(report),
         *_perspective_section(report),
         *_metrics_section(report),
         *_safety_categories_section(report),

@@ -28,6 +28,8 @@ from monitor.windows.metric_ids import LATENCY_STAGES
 
 __all__ = [
     "BREAKDOWN_METRICS",
+    "COUNT_METRICS",
+    "LOWER_IS_BETTER",
     "MAX_BREAKDOWN_COLUMNS",
     "PERSPECTIVE_ORDER",
     "SCORE_METRICS",
@@ -59,6 +61,36 @@ BREAKDOWN_METRICS: tuple[str, ...] = (
     "judge.groundedness",
 )
 """The key metrics of a breakdown by tag, category...: the first present ones are shown."""
+
+COUNT_METRICS: frozenset[str] = frozenset(
+    {
+        "context_quality.fact_dispersion",
+        "grounding.unsupported_claims",
+        "grounding.numeric_fabrications",
+        "grounding.forbidden_claims_found",
+    }
+)
+"""Means of a count per case (chunks, claims, numbers): plotted on an axis of their own,
+not with the rates in [0, 1]."""
+
+LOWER_IS_BETTER: frozenset[str] = frozenset(
+    {
+        "context_quality.redundancy_ngram",
+        "context_quality.redundancy_tfidf",
+        "context_quality.fact_dispersion",
+        "grounding.unsupported_claims",
+        "grounding.numeric_fabrications",
+        "grounding.forbidden_claims_found",
+        "abstention.false_abstention_rate",
+        "abstention.hallucination_rate",
+        "safety.injection.false_positive_rate",
+        "safety.leakage.false_positive_rate",
+        "operational.error_rate",
+        "operational.timeout_rate",
+        "operational.empty_response_rate",
+    }
+)
+"""The breakdown columns where less is better (a breakdown keeps no direction)."""
 
 MAX_BREAKDOWN_COLUMNS = 6
 """The metric columns of a breakdown table."""

@@ -25,13 +25,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from monitor.evaluation.datasets.case import PERSPECTIVES
 from monitor.evaluation.reports.atomic_write import write_atomic
+from monitor.evaluation.reports.formatting import format_value
 from monitor.evaluation.reports.metric_groups import (
     BREAKDOWN_METRICS,
+    COUNT_METRICS,
+    LOWER_IS_BETTER,
     SCORE_METRICS,
     breakdown_columns,
-    category_rate,
-    metric_sort_key,
     metrics_by_perspective,
     stage_sort_key,
 )
@@ -41,17 +43,17 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-__all__ = ["DPI", "MAX_BARS", "write_plots"]
+__all__ = ["DPI", "metric_panels", "write_plots"]
 
 DPI = 100
-MAX_BARS = 12
-"""Bars per perspective panel of the metrics figure."""
 
 _MAX_HISTOGRAMS = 6
 _MAX_GROUPS = 20
 _MET = "#2e7d32"
 _MISSED = "#c62828"
 _NO_TARGET = "#78909c"
+_NA = "#b0bec5"
+_NA_TEXT = "#546e7a"
 _PALETTE = ("#1565c0", "#ef6c00", "#6a1b9a", "#00838f")
 
 
@@ -66,7 +68,8 @@ def _new_figure(width: float, height: float) -> Figure:
 
 def _png(figure: Figure) -> bytes:
     buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
+    # "tight": the canvas grows to hold every label and legend whole
+    figure.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None}, bbox_inches="tight")
     return buffer.getvalue()
 
 
@@ -76,52 +79,139 @@ def _grid(figure: Figure, panels: int, columns: int) -> list[Axes]:
     return axes
 
 
-def _bar_priority(metric_id: str, metric: MetricValue) -> tuple[int, tuple[str, int, int, str]]:
-    if metric.target_value is not None:
-        rank = 0
-    elif metric_id.endswith("@5"):
-        rank = 1
-    elif "@" not in metric_id and category_rate(metric_id) is None:
-        rank = 2
-    else:
-        rank = 3
-    return (rank, metric_sort_key(metric_id))
+def _panel_kind(metric_id: str, metric: MetricValue) -> str:
+    """``latency`` (milliseconds), ``count`` (a mean count per case) or ``rate`` (a
+    rate or score in [0, 1]): each gets an axis of its own."""
+    if metric_id.startswith("latency_ms."):
+        return "latency"
+    if metric_id in COUNT_METRICS:
+        return "count"
+    if metric.value is not None and not 0.0 <= metric.value <= 1.0:
+        return "count"
+    return "rate"
+
+
+_PANEL_TITLES = {
+    "rate": "{perspective}: rates and scores",
+    "count": "{perspective}: counts per case",
+    "latency": "latency percentiles (ms)",
+}
+
+
+def metric_panels(
+    report: EvalReport,
+) -> tuple[list[tuple[str, str, list[tuple[str, MetricValue]]]], list[str]]:
+    """The panels of the metrics figure, ``(title, kind, metrics)``, every metric of the
+    report in one of them (none dropped: a panel grows with its bars), and the
+    perspectives left out because the run did not select them (``--perspective``).
+
+    A perspective the run did not select has no panel even when some of its metrics
+    were computed for every case (``quality.overall`` is context_quality's); the
+    figure's footnote names what it left out."""
+    selected = report.config.get("perspectives")
+    chosen = set(selected) if isinstance(selected, list) else None
+    panels: list[tuple[str, str, list[tuple[str, MetricValue]]]] = []
+    latency: list[tuple[str, MetricValue]] = []
+    left_out: list[str] = []
+    for perspective, metrics in metrics_by_perspective(report.metrics).items():
+        if chosen is not None and perspective in PERSPECTIVES and perspective not in chosen:
+            left_out.append(f"{perspective} ({len(metrics)})")
+            continue
+        by_kind: dict[str, list[tuple[str, MetricValue]]] = {"rate": [], "count": []}
+        for metric_id, metric in metrics:
+            kind = _panel_kind(metric_id, metric)
+            (latency if kind == "latency" else by_kind[kind]).append((metric_id, metric))
+        for kind, shown in by_kind.items():
+            if shown:
+                title = _PANEL_TITLES[kind].format(perspective=perspective)
+                panels.append((title, kind, shown))
+    if latency:
+        panels.append((_PANEL_TITLES["latency"], "latency", latency))
+    return panels, left_out
+
+
+def _bar_label(metric_id: str, metric: MetricValue) -> str:
+    """The metric's id without its perspective, ``↓`` when lower is better."""
+    name = metric_id.removeprefix(f"{metric.perspective}.")
+    if metric_id.startswith("latency_ms."):
+        name = metric_id.removeprefix("latency_ms.")
+    return f"{name} ↓" if metric.higher_is_better is False else name
+
+
+def _bar_colour(metric: MetricValue) -> str:
+    if metric.meets_target is None:
+        return _NO_TARGET
+    return _MET if metric.meets_target else _MISSED
+
+
+def _draw_panel(ax: Axes, title: str, kind: str, metrics: list[tuple[str, MetricValue]]) -> None:
+    positions = list(range(len(metrics)))
+    values = [m.value for _, m in metrics]
+    present = [v for v in values if v is not None]
+    targets = [m.target_value for _, m in metrics if m.target_value is not None]
+    top = 1.0 if kind == "rate" else (max([*present, *targets, 0.0]) or 1.0)
+    span = top * 1.25  # room for the value labels right of the bars
+    for y, (value, (_, metric)) in enumerate(zip(values, metrics, strict=True)):
+        if value is None:  # n/a: a hatched outline across the row, never a bar of 0
+            ax.barh(y, span, height=0.7, color="none", edgecolor=_NA, hatch="//", linewidth=0)
+            ax.text(top * 0.02, y, "n/a (no case had it)", va="center", color=_NA_TEXT)
+            continue
+        ax.barh(y, value, height=0.7, color=_bar_colour(metric))
+        if value == 0.0:  # a zero has no bar: a marker on the axis shows it is a value
+            ax.plot([0.0], [y], marker="D", markersize=5, color=_bar_colour(metric), clip_on=False)
+        ax.text(value + top * 0.015, y, format_value(value), va="center")
+        if metric.target_value is not None:
+            ax.plot([metric.target_value] * 2, [y - 0.45, y + 0.45], color="black", linewidth=1.5)
+    ax.set_yticks(positions)
+    ax.set_yticklabels([_bar_label(mid, m) for mid, m in metrics])
+    ax.set_ylim(len(metrics) - 0.5, -0.5)
+    ax.set_xlim(0.0, span)
+    ax.set_xlabel({"rate": "rate / score (0-1)", "count": "mean per case", "latency": "ms"}[kind])
+    ax.set_title(title)
+    ax.grid(axis="x", alpha=0.3)
+
+
+def _legend_handles() -> list[Any]:
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    return [
+        Patch(color=_MET, label="target met"),
+        Patch(color=_MISSED, label="target missed"),
+        Patch(color=_NO_TARGET, label="no target"),
+        Patch(facecolor="none", edgecolor=_NA, hatch="//", label="n/a: no value"),
+        Line2D([], [], color="black", linewidth=1.5, label="target"),
+        Line2D([], [], linestyle="none", marker="$↓$", color="black", label="lower is better"),
+    ]
 
 
 def _metrics_figure(report: EvalReport) -> Figure | None:
-    panels: list[tuple[str, list[tuple[str, MetricValue]]]] = []
-    for perspective, metrics in metrics_by_perspective(report.metrics).items():
-        shown = [
-            (mid, m) for mid, m in metrics if m.kind in ("mean", "rate") and m.value is not None
-        ]
-        if shown:
-            shown.sort(key=lambda item: _bar_priority(*item))
-            panels.append((perspective, shown[:MAX_BARS]))
+    panels, left_out = metric_panels(report)
     if not panels:
         return None
     columns = 1 if len(panels) == 1 else 2
-    figure = _new_figure(6.0 * columns, 3.4 * math.ceil(len(panels) / columns))
-    for ax, (perspective, metrics) in zip(
-        _grid(figure, len(panels), columns), panels, strict=False
-    ):
-        labels = [mid.removeprefix(f"{perspective}.") for mid, _ in metrics]
-        values = [m.value or 0.0 for _, m in metrics]
-        colours = [
-            _NO_TARGET if m.meets_target is None else (_MET if m.meets_target else _MISSED)
-            for _, m in metrics
-        ]
-        positions = list(range(len(metrics)))
-        ax.barh(positions, values, color=colours, height=0.7)
-        for y, (_, m) in enumerate(metrics):
-            if m.target_value is not None:
-                ax.plot([m.target_value] * 2, [y - 0.45, y + 0.45], color="black", linewidth=1.5)
-        ax.set_yticks(positions)
-        ax.set_yticklabels(labels)
-        ax.invert_yaxis()
-        ax.set_title(perspective)
-        ax.grid(axis="x", alpha=0.3)
+    rows = math.ceil(len(panels) / columns)
+    # each row of panels is as tall as its longest panel needs: no bar is cut
+    heights = [
+        max(len(metrics) for _, _, metrics in panels[r * columns : (r + 1) * columns])
+        for r in range(rows)
+    ]
+    figure = _new_figure(6.5 * columns, sum(0.24 * h + 1.1 for h in heights) + 1.2)
+    grid = figure.add_gridspec(rows, columns, height_ratios=[h + 4 for h in heights])
+    for i, (title, kind, metrics) in enumerate(panels):
+        _draw_panel(figure.add_subplot(grid[i // columns, i % columns]), title, kind, metrics)
     figure.suptitle(f"Metrics: {report.dataset.name} ({report.timestamp})")
-    figure.tight_layout()
+    figure.legend(handles=_legend_handles(), loc="lower center", ncols=3, frameon=False)
+    if left_out:
+        figure.text(
+            0.01,
+            0.001,
+            "not selected by --perspective, not drawn: " + ", ".join(left_out),
+            fontsize=7,
+            color=_NA_TEXT,
+        )
+    height = figure.get_figheight()
+    figure.tight_layout(rect=(0.0, 0.8 / height, 1.0, 1.0 - 0.35 / height))
     return figure
 
 
@@ -198,24 +288,37 @@ def _breakdown_figure(report: EvalReport) -> Figure | None:
     figure = _new_figure(max(6.0, 0.9 * len(values) + 2.0), 4.0)
     ax = figure.add_subplot(1, 1, 1)
     width = 0.8 / len(columns)
-    top = 1.0
+    present = [v for g in values for c in columns if (v := groups[g].metrics.get(c)) is not None]
+    top = max([1.0, *present])
+    from matplotlib.patches import Patch
+
+    handles = []
     for i, metric_id in enumerate(columns):
-        xs, heights = [], []
+        colour = _PALETTE[i % len(_PALETTE)]
+        label = f"{metric_id} ↓" if metric_id in LOWER_IS_BETTER else metric_id
+        handles.append(Patch(color=colour, label=label))
         for x, value in enumerate(values):
             height = groups[value].metrics.get(metric_id)
-            if height is not None:
-                xs.append(x - 0.4 + width * (i + 0.5))
-                heights.append(height)
-                top = max(top, height)
-        ax.bar(xs, heights, width=width, color=_PALETTE[i % len(_PALETTE)], label=metric_id)
+            centre = x - 0.4 + width * (i + 0.5)
+            if height is None:  # n/a: hatched, never a bar of 0
+                ax.bar(centre, top * 0.06, width=width, color="none", edgecolor=_NA, hatch="//")
+                ax.text(centre, top * 0.07, "n/a", ha="center", fontsize=6, color=_NA_TEXT)
+                continue
+            ax.bar(centre, height, width=width, color=colour)
+            ax.text(
+                centre, height + top * 0.01, format_value(height), ha="center", va="bottom",
+                fontsize=6, rotation=90,
+            )  # fmt: skip
     ax.set_xticks(list(range(len(values))))
     ax.set_xticklabels(
         [f"{v} ({groups[v].cases})" for v in values], rotation=30, horizontalalignment="right"
     )
-    ax.set_title(f"Key metrics by {dimension} (cases)")
-    ax.set_ylim(0.0, top * 1.2)
+    ax.set_title(f"Key metrics by {dimension} (cases); ↓ lower is better")
+    ax.set_ylim(0.0, top * 1.25)
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(loc="upper left", ncols=len(columns))
+    # outside the axes, one entry per line: whole, whatever the ids' lengths
+    handles.append(Patch(facecolor="none", edgecolor=_NA, hatch="//", label="n/a: no value"))
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     figure.tight_layout()
     return figure
 

@@ -18,10 +18,12 @@ __all__ = ["ReportPaths"]
 
 @dataclass(frozen=True)
 class ReportPaths:
-    """The JSON report, the Markdown report, the per-case CSV and the PNG plots written
-    (in the order metrics, scores, breakdown, latency; a plot without data is absent)."""
+    """The JSON report, the Markdown report, the per-case CSV, the PNG plots written
+    (in the order metrics, scores, breakdown, latency; a plot without data is absent)
+    and the self-contained HTML report."""
 
     json: Path
     markdown: Path
     csv: Path
     plots: list[Path] = field(default_factory=list)
+    html: Path | None = None

@@ -3,7 +3,8 @@
 For a stem ``S`` (``name``, or ``eval_report_<timestamp>``): ``S.json`` (the report,
 :meth:`EvalReport.model_dump_json` with 2-space indents, readable by
 :func:`~monitor.evaluation.results.load_report`), ``S.md`` (:func:`render_markdown`),
-``S_cases.csv`` (the per-query CSV) and, with ``plots``, ``S_metrics.png``,
+``S_cases.csv`` (the per-query CSV), ``S.html`` (:func:`render_html`: one self-contained
+page with the plots embedded, the gate and the failed cases) and, with ``plots``, ``S_metrics.png``,
 ``S_scores.png``, ``S_breakdown.png`` and ``S_latency.png`` (a figure without data is
 not written; a large report's plots are drawn by a child process meanwhile, see
 :mod:`.plot_process`). Each file is written atomically; ``out_dir`` is created.
@@ -20,13 +21,18 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from monitor.evaluation.reports.atomic_write import write_atomic
 from monitor.evaluation.reports.csv_rows import write_cases_csv
+from monitor.evaluation.reports.html import render_html
 from monitor.evaluation.reports.markdown import render_markdown
 from monitor.evaluation.reports.plot_process import start_plots
 from monitor.evaluation.reports.report_paths import ReportPaths
 from monitor.evaluation.results import EvalReport
+
+if TYPE_CHECKING:
+    from monitor.evaluation.gate import GateResult
 
 __all__ = ["check_stem", "write_reports"]
 
@@ -49,9 +55,11 @@ def write_reports(
     name: str | None = None,
     plots: bool = True,
     gate_markdown: str | None = None,
+    gate: GateResult | None = None,
 ) -> ReportPaths:
     """Write the report files of ``report`` into ``out_dir`` (see the module docstring);
-    ``gate_markdown`` is appended to the Markdown report verbatim."""
+    ``gate_markdown`` is appended to the Markdown report verbatim, ``gate`` (the gate's
+    result) goes into the HTML report."""
     stem = check_stem(name if name is not None else f"eval_report_{report.timestamp}")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -62,4 +70,9 @@ def write_reports(
     )
     csv_path = write_cases_csv(report, out_dir / f"{stem}_cases.csv")
     plot_paths = plotted() if plotted is not None else []
-    return ReportPaths(json=json_path, markdown=md_path, csv=csv_path, plots=plot_paths)
+    html_path = write_atomic(
+        out_dir / f"{stem}.html", render_html(report, plots=plot_paths, gate=gate)
+    )
+    return ReportPaths(
+        json=json_path, markdown=md_path, csv=csv_path, plots=plot_paths, html=html_path
+    )

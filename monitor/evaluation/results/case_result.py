@@ -29,7 +29,22 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["CaseResult", "CaseStatus"]
+__all__ = ["ANSWER_MAX_CHARS", "CaseResult", "CaseStatus", "clip_answer"]
+
+ANSWER_MAX_CHARS = 2000
+"""The answer text a case result keeps (the trace files keep the whole event)."""
+
+
+def clip_answer(text: str) -> str:
+    """``text`` cut to :data:`ANSWER_MAX_CHARS` characters, ``…`` marking a cut.
+
+    >>> clip_answer("short"), len(clip_answer("x" * 5000))
+    ('short', 2000)
+    """
+    if len(text) <= ANSWER_MAX_CHARS:
+        return text
+    return text[: ANSWER_MAX_CHARS - 1] + "…"
+
 
 CaseStatus = Literal["ok", "error", "timeout", "empty"]
 
@@ -53,6 +68,9 @@ class CaseResult(BaseModel):
     error: str | None = None
     outcome: str | None = None
     expected_outcome: str | None = None
+    # the service's answer (at most ANSWER_MAX_CHARS, cut with "…"), for the reports'
+    # failed cases; None when there was no response
+    answer: str | None = None
     metrics: dict[str, float] = Field(default_factory=dict)
     signals: dict[str, Any] = Field(default_factory=dict)
     passed: dict[str, bool] = Field(default_factory=dict)

@@ -41,7 +41,10 @@ from monitor.evaluation.target import TargetConfig, load_target_config
 __all__ = ["EXIT_GATE_FAILED", "EvalUsageError", "add_eval_parser", "run_eval"]
 
 EXIT_GATE_FAILED = 1
-DEFAULT_DATASET = Path("tests/fixtures/evals/fixtures003")
+DATASET_FORMS = (
+    "a spec 003 fixtures directory (cases.jsonl and its labels), a spec 002 EvalDataset "
+    "JSON file, or recorded RagEvent JSON lines with labels"
+)
 
 
 def _perspectives(text: str) -> tuple[Perspective, ...]:
@@ -77,6 +80,13 @@ def _count(text: str) -> int:
     return value
 
 
+def _positive_count(text: str) -> int:
+    value = _count(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1: {text!r}")
+    return value
+
+
 def add_eval_parser(sub: argparse._SubParsersAction[Any]) -> None:
     """The ``eval`` subcommand and its options."""
     e = sub.add_parser("eval", help="offline evaluation over a labelled dataset")
@@ -84,9 +94,8 @@ def add_eval_parser(sub: argparse._SubParsersAction[Any]) -> None:
         "dataset",
         nargs="?",
         type=Path,
-        default=DEFAULT_DATASET,
-        help="003 fixtures directory, 002 EvalDataset JSON, or recorded RagEvent "
-        f"JSON lines (default {DEFAULT_DATASET})",
+        default=None,
+        help="003 fixtures directory, 002 EvalDataset JSON, or recorded RagEvent JSON lines",
     )
     e.add_argument(
         "--perspective",
@@ -129,7 +138,7 @@ def add_eval_parser(sub: argparse._SubParsersAction[Any]) -> None:
         default=tuple(RUBRICS),
         help="comma-separated: " + ",".join(RUBRICS),
     )
-    e.add_argument("--judge-iterations", type=_count, default=1, help="judge runs (1)")
+    e.add_argument("--judge-iterations", type=_positive_count, default=1, help="judge runs (1)")
     e.add_argument(
         "--judge-spot-check",
         type=_count,
@@ -232,8 +241,13 @@ def run_eval(
     ``stdout``/``stderr`` default to the process's streams at call time."""
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
+    if args.dataset is None:
+        raise _usage(f"needs a dataset: ragmon eval DATASET, where DATASET is {DATASET_FORMS}")
     out_dir = args.out_dir or Path(settings.eval_reports_dir)
     traces_dir = args.traces_dir or Path(settings.eval_traces_dir)
+    for option, directory in (("--out-dir", out_dir), ("--traces-dir", traces_dir)):
+        if directory.exists() and not directory.is_dir():
+            raise _usage(f"{option} {directory} exists and is not a directory")
     if args.output is not None and (not args.output or "/" in args.output or "\\" in args.output):
         raise _usage(f"--output must be a file name stem, got {args.output!r}")
     gate_config = load_gate_config(args.gate_config) if args.gate_config else GateConfig()
@@ -270,6 +284,7 @@ def run_eval(
         name=args.output,
         plots=not args.no_plots,
         gate_markdown=render_gate_markdown(gate) if gate is not None else None,
+        gate=gate,
     )
     print(render_console(report, verbose=args.verbose), file=stdout)
     for skipped in report.dataset.skipped:
@@ -277,6 +292,8 @@ def run_eval(
     print(f"report: {paths.json}", file=stdout)
     print(f"        {paths.markdown}", file=stdout)
     print(f"        {paths.csv}", file=stdout)
+    if paths.html is not None:
+        print(f"        {paths.html}", file=stdout)
     for plot in paths.plots:
         print(f"        {plot}", file=stdout)
     if args.save_trace:

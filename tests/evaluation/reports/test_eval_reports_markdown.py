@@ -10,10 +10,13 @@ from monitor.evaluation.reports import render_markdown
 def test_metrics_targets_and_values() -> None:
     text = render_markdown(make_report())
     assert text.startswith("# Evaluation report: hr-faq (20261122_213052)\n")
-    assert "| `retrieval.ndcg@5` | 0.550 | 2 | > 0.6 | ❌ |" in text
-    assert "| `grounding.claim_support_rate` | 0.950 | 1 | > 0.85 | ✅ |" in text
-    assert "| `safety.injection.auc` | n/a | 3 | > 0.85 | – |" in text
-    assert "| `retrieval.mrr` | 0.625 | 2 | – | – |" in text
+    # 95% CI: none without a standard error, for one case, or for a derived metric
+    assert "| `retrieval.ndcg@5` | 0.550 | – | 2 | > 0.6 | ❌ |" in text
+    assert "| `grounding.claim_support_rate` | 0.950 | – | 1 | > 0.85 | ✅ |" in text
+    assert "| `safety.injection.auc` | n/a | – | 3 | > 0.85 | – |" in text
+    assert "| `retrieval.mrr` | 0.625 | – | 2 | – | – |" in text
+    # a rate: Wilson's interval (1 of 1 error in 4 cases -> 0.25 [0.0456, 0.699])
+    assert "| `operational.error_rate` | 0.250 | [0.0456, 0.699] | 4 | – | – |" in text
     assert "| retrieval | 2 | 1 | 50.0% | ❌ |" in text  # perspective table
 
 
@@ -59,3 +62,18 @@ def test_failed_cases_are_capped() -> None:
     text = render_markdown(report.model_copy(update={"cases": many}))
     assert "| f049 |" in text and "| f050 |" not in text
     assert "… and 10 more" in text
+
+
+def test_headline_metrics_show_confidence_intervals() -> None:
+    report = make_report()
+    metrics = dict(report.metrics)
+    metrics["retrieval.ndcg@5"] = metrics["retrieval.ndcg@5"].model_copy(update={"stderr": 0.1})
+    text = render_markdown(report.model_copy(update={"metrics": metrics}))
+    headline = text.split("## Headline metrics", 1)[1].split("\n## ", 1)[0]
+    assert "| Metric | Value | 95% CI | n | Better | Target | Met |" in headline
+    # 0.55 ± 1.96 * 0.1
+    assert "| `retrieval.ndcg@5` | 0.550 | [0.354, 0.746] | 2 | higher | > 0.6 | ❌ |" in headline
+    assert "| `pipeline.pass` | 1.000 | [0.342, 1.000] | 2 | higher | > 0.9 | ✅ |" in headline
+    assert "| `operational.error_rate` | 0.250 | [0.0456, 0.699] | 4 |" in headline
+    assert "`retrieval.mrr`" not in headline  # no target, not a headline metric
+    assert text.index("## Headline metrics") < text.index("## Metrics")

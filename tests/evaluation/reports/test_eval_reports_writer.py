@@ -206,6 +206,7 @@ def test_writes_every_file_and_the_json_loads_back(tmp_path: Path) -> None:
     assert paths.json == out / f"{stem}.json"
     assert paths.markdown == out / f"{stem}.md"
     assert paths.csv == out / f"{stem}_cases.csv"
+    assert paths.html == out / f"{stem}.html"
     assert [p.name for p in paths.plots] == [
         f"{stem}_{kind}.png" for kind in ("metrics", "scores", "breakdown", "latency")
     ]
@@ -214,7 +215,7 @@ def test_writes_every_file_and_the_json_loads_back(tmp_path: Path) -> None:
     for png in paths.plots:
         assert png.read_bytes().startswith(PNG_SIGNATURE)
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        p.name for p in [paths.json, paths.markdown, paths.csv, *paths.plots]
+        p.name for p in [paths.json, paths.markdown, paths.csv, paths.html, *paths.plots]
     )  # no temporary file left over
 
 

@@ -4,6 +4,7 @@ files and their numbers, the regression gate's exit codes, suites, bad input."""
 from __future__ import annotations
 
 import csv
+import html
 import json
 import os
 import subprocess
@@ -96,6 +97,12 @@ def test_recorded_formats_report_files_and_numbers(tmp_path: Path, dataset: str)
             assert float(by_id[case.case_id][metric_id]) == pytest.approx(value)
     for plot in ("metrics", "scores", "breakdown", "latency"):
         assert Path(f"{stem}_{plot}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    page = stem.with_suffix(".html").read_text()
+    assert page.count('src="data:image/png;base64,') == 4
+    for case in report.failed_cases()[:3]:  # with their query and answer, escaped
+        assert html.escape(case.query) in page
+        if case.answer:
+            assert html.escape(case.answer) in page
     failed = report.failed_cases()
     traces = sorted((tmp_path / "traces").glob("*.jsonl"))
     assert bool(failed) == bool(traces)
@@ -190,6 +197,9 @@ def test_baseline_gate_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert any(line.startswith("retrieval.ndcg@5") for line in regressed), out
     assert any("mcnemar" in line or "paired_t" in line for line in regressed)
     assert "## Regression gate" in (tmp_path / "reports/worse.md").read_text()
+    page = (tmp_path / "reports/worse.html").read_text()
+    assert '<p class="verdict failed">GATE FAILED' in page
+    assert '<tr class="failed"><td>retrieval.ndcg@5</td>' in page
 
 
 def test_missed_target_fails_the_gate_without_baseline(
