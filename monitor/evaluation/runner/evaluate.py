@@ -34,7 +34,7 @@ from monitor.evaluation.metrics.catalogue import DEFAULT_TARGETS, KS, Target
 from monitor.evaluation.metrics.summary import summarize
 from monitor.evaluation.reports.progress_bar import ProgressBar
 from monitor.evaluation.results import CaseResult, DatasetInfo, EvalReport
-from monitor.evaluation.runner.frozen_heap import frozen_heap
+from monitor.evaluation.runner.frozen_heap import collector_paused, frozen_heap
 from monitor.evaluation.runner.judge_stage import JudgeOptions, judge_cases
 from monitor.evaluation.runner.scoring import score_cases
 from monitor.evaluation.runner.suite import Suite, select_suite
@@ -151,7 +151,8 @@ async def evaluate(
     """Run one evaluation (see the module docstring). ``progress`` receives progress bars
     (``None``: silent). Raises ``DatasetError``, ``NoResponsesError`` or ``JudgeError``."""
     started_at, started = now(), time.perf_counter()
-    loaded = load_dataset(options.dataset, skip_invalid=options.skip_invalid)
+    with collector_paused():
+        loaded = load_dataset(options.dataset, skip_invalid=options.skip_invalid)
     with frozen_heap():
         return await _evaluate(options, loaded, started_at, started, progress)
 

