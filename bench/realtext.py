@@ -67,7 +67,8 @@ class RealTextEvents:
         labelled: bool = False,
         corpus: Corpus | None = None,
     ):
-        self.rng = random.Random(f"realtext:{seed}:{size_kb}:{reuse}")
+        self.name = f"realtext:{seed}:{size_kb}:{reuse}"
+        self.rng = random.Random(self.name)
         self.content_bytes = size_kb * 1024 - 700  # the rest of the event is about 700 B
         self.reuse = reuse
         self.labelled = labelled
@@ -104,7 +105,7 @@ class RealTextEvents:
         vector = _descending(rng, len(chunks), 0.88, 0.03)
         rerank = _descending(rng, len(chunks), 0.96, 0.06)
         self._index += 1
-        digest = hashlib.sha256(f"{id(self)}:{self._index}".encode()).hexdigest()
+        digest = hashlib.sha256(f"{self.name}:{self._index}".encode()).hexdigest()
         event: dict[str, Any] = {
             "schema_version": "1",
             "event_id": digest[:32],
