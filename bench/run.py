@@ -185,8 +185,12 @@ def bench_score_cli(n_lines: int, workdir: Path) -> list[Row]:
 async def _preload(settings: Settings, n: int, source: str) -> None:
     """``n`` events of the demo generator (``source="generator"``) or of real text
     (``"realtext"``: 8 KB events of pydoc_data prose, popular passages reused)."""
-    if source == "realtext":
-        events = iter(RealTextEvents(seed=6, size_kb=8, reuse=True).events(n))
+    if source == "realtext":  # timestamped now, as the worker's event-time bounds want
+        now_ms = int(time.time() * 1000)
+        events = iter(
+            {**e, "timestamp_ms": now_ms + i // 100}
+            for i, e in enumerate(RealTextEvents(seed=6, size_kb=8, reuse=True).events(n))
+        )
     else:
         gen = TrafficGenerator(seed=6, malformed_rate=0.0)
         events = (gen.event() for _ in range(n))
@@ -269,8 +273,11 @@ async def _raw_ceiling(settings: Settings, n: int) -> float:
         await consumer.stop()
 
 
-def _worker_rate(settings: Settings, n_events: int, workdir: Path, mode: str) -> float | None:
-    """One worker over the preloaded events; events/s from first to last score."""
+def _worker_rate(
+    settings: Settings, n_events: int, workdir: Path, mode: str, workers: int = 1
+) -> float | None:
+    """``workers`` workers of one group over the preloaded events (started together; the
+    time includes their join); events/s from first to last score."""
     s = settings.model_copy(
         update={
             "windows_enabled": mode == "windows",
@@ -281,13 +288,22 @@ def _worker_rate(settings: Settings, n_events: int, workdir: Path, mode: str) ->
         }
     )
     asyncio.run(ensure_topics(s))
-    worker = start_worker(s, workdir / f"worker-{mode}.log")
+    procs = [
+        start_worker(
+            s if i == 0 else s.model_copy(
+                update={"web_port": free_port(), "data_dir": workdir / f"worker-{mode}-{i}"}
+            ),
+            workdir / f"worker-{mode}-{i}.log",
+        )
+        for i in range(workers)
+    ]  # fmt: skip
     try:
         seconds, seen = asyncio.run(
             _count_topic(s, s.scores_topic, n_events, decode=False, timeout_s=300)
         )
     finally:
-        stop_process(worker)
+        for proc in procs:
+            stop_process(proc)
     return n_events / seconds if seen >= n_events else None
 
 
@@ -314,10 +330,22 @@ def bench_worker(
                 if rate is None:
                     return [(f"worker end to end ({mode})", "did not finish", "")]
                 rates[mode].append(rate)
+        pair = (
+            _worker_rate(settings, n_events, workdir, "windows", workers=2)
+            if source == "realtext"
+            else None
+        )
     plain, windowed = max(rates["plain"]), max(rates["windows"])
     spread = {m: ", ".join(f"{r:,.0f}" for r in rs) for m, rs in rates.items()}
+    scaled = (
+        f"two workers of one group (one per core), windows on ({n_events:,} events, "
+        "their join included)",
+        "did not finish" if pair is None else f"{pair:,.0f} events/s",
+        "",
+    )
     if source == "realtext":
         return [
+            scaled,
             (
                 f"worker end to end, real-text 8 KB events with reuse ({n_events:,}, "
                 f"best of {rounds}), scoring only",
