@@ -1165,10 +1165,10 @@ def _scan_regex(fam: Family) -> re.Pattern[str] | None:
 
 def _reference_matches(fam: Family, text: str) -> list[tuple[int, str]]:
     """Where the previous detector tried the family's regex: everywhere (the regex decides)
-    or, for a scanned family, at its non-overlapping prefix occurrences."""
+    or, for a scanned family, at every occurrence of its prefixes, nested ones included."""
     scan = _scan_regex(fam)
     if scan is not None:
-        positions = [m.start() for m in scan.finditer(text)]
+        positions = sorted({m.start() for i in range(len(text)) if (m := scan.match(text, i))})
         found = [(p, fam.regex.match(text, p)) for p in positions]
         return [(p, str(m.lastgroup)) for p, m in found if m is not None]
     out: list[tuple[int, str]] = []
@@ -1204,7 +1204,7 @@ def _sample_texts() -> Iterator[str]:
 @needs_parser
 def test_candidate_search_finds_every_match() -> None:
     """Trying a family's regex only at its needles finds what trying it everywhere finds
-    (for the scanned families: at the non-overlapping prefix occurrences)."""
+    (for the scanned families: at every prefix occurrence, nested ones included)."""
     checked = 0
     for text in _sample_texts():
         prep = prepare(text)
