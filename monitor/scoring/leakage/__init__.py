@@ -57,8 +57,8 @@ digit on either side, so it is never found inside a longer word or number.
   digit groups, and the published processor test numbers (``4242 4242 4242 4242``...)
   when a test/sandbox/example word is within 60 characters. Issue 17: a bare run the line
   calls something else (account, member, policy, IMEI, ICCID, timestamp...) within 60
-  characters before it, with no card word, is not reported; after a card word, dotted
-  groups and 13-digit Visa numbers are (:mod:`.cards` says why).
+  characters before it, with no card word near, is not reported; near a card word, dotted
+  groups are (:mod:`.cards` says why).
 - ``iban``: two capital letters of a country in :data:`IBAN_LENGTHS`, two check digits,
   that country's length, compact or in groups of 4, valid ISO 7064 mod-97 checksum.
   Canonical registry examples are not reported when an example word is nearby.

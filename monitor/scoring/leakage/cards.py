@@ -3,15 +3,17 @@ known issuer prefix for their length, less processor test numbers in documentati
 
 One in ten random digit runs passes the Luhn check and many start like a card, so a run
 of digits is judged by what the sentence calls it. A *card word* (card, Visa,
-Mastercard, Amex, credit, debit, PAN, cardholder...) within 60 characters before makes it
-a card. Otherwise a bare (unseparated) run is not reported when the same line calls it
-something else within 60 characters before it (an account, customer, member, policy,
-tracking, order or device number, an IMEI/ICCID, a timestamp...: :data:`NOT_CARD_WORDS`):
-those numbers are Luhn-checked too, or just happen to pass. A card printed in groups is
+Mastercard, Amex, credit, debit, PAN, CVC...) within 60 characters before or after it on
+the same line makes it a card. Otherwise a bare (unseparated) run is not reported when
+the same line calls it something else within 60 characters before it (an account,
+customer, member, policy, tracking, order or device number, an IMEI/ICCID, a
+timestamp...: :data:`NOT_CARD_WORDS`): those numbers are Luhn-checked too, or just happen
+to pass. A card printed in groups is
 reported unless such a word stands right before it.
 
-With a card word before it, a card is also found in groups of four separated by dots
-(``4111.1111.1111.1111``) and as a 13-digit Visa.
+Near a card word, a card is also found in groups of four separated by dots
+(``4111.1111.1111.1111``). 13-digit Visa numbers stay unreported: they are no longer
+issued, and 13 digits are as often an EAN.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ _NOT_CARD_CUE = re.compile(
 
 CARD_WORD = re.compile(
     r"(?i)\b(?:card|cards|visa|mastercard|master card|amex|american express|discover|diners"
-    r"|jcb|maestro|unionpay|credit|debit|pan|cardholder|cc|ccn|cc#|card#)\b"
+    r"|jcb|maestro|unionpay|credit|debit|pan|cardholder|cc|ccn|cc#|card#|cvc|cvv|cvv2)\b"
 )
 NOT_CARD_WORDS = re.compile(
     r"(?i)\b(?:account|acct|customer|client|member|membership|loyalty|policy|tracking|order"
@@ -72,7 +74,6 @@ NOT_CARD_WORDS = re.compile(
     r"|reference|ref|ticket|case|isbn|ean|gtin|upc|barcode|routing|sort code|aba)\b"
 )
 _CARD_DOTTED = re.compile(r"(?<![0-9.])[0-9]{4}(?:\.[0-9]{4}){3}(?![0-9]|\.[0-9])")
-_VISA13 = re.compile(r"(?<![0-9])4[0-9]{12}(?![0-9])")
 
 
 def _line_before(text: str, start: int, width: int = 60) -> tuple[int, int]:
@@ -80,12 +81,21 @@ def _line_before(text: str, start: int, width: int = 60) -> tuple[int, int]:
     return max(line_start, start - width), start
 
 
+def _card_word_near(text: str, start: int, end: int, width: int = 60) -> bool:
+    """A card word within ``width`` characters before or after, on the same line."""
+    if CARD_WORD.search(text, *_line_before(text, start, width)):
+        return True
+    line_end = text.find("\n", end)
+    stop = min(end + width, len(text) if line_end < 0 else line_end)
+    return CARD_WORD.search(text, end, stop) is not None
+
+
 def find_cued_cards(text: str, out: list[Hit], taken: list[Span]) -> None:
-    """Cards in dotted groups or as 13-digit Visa, after a card word."""
+    """Cards in dotted groups, near a card word."""
     taken = sorted(taken)
     starts = [a for a, _ in taken]
     reach = list(accumulate((b for _, b in taken), max))
-    for rx in (_CARD_DOTTED, _VISA13):
+    for rx in (_CARD_DOTTED,):
         for m in capped(rx.finditer(text)):
             start, end = m.span()
             if alnum_at(text, end) or alnum_at(text, start - 1):
@@ -94,9 +104,9 @@ def find_cued_cards(text: str, out: list[Hit], taken: list[Span]) -> None:
             if i and reach[i - 1] > start:
                 continue
             d = digits_of(m.group())
-            if not luhn_valid(d) or len(set(d)) == 1 or not (_card_issuer(d) or len(d) == 13):
+            if not luhn_valid(d) or len(set(d)) == 1 or not _card_issuer(d):
                 continue
-            if not CARD_WORD.search(text, *_line_before(text, start)):
+            if not _card_word_near(text, start, end):
                 continue
             if d in _TEST_PANS and doc_cue_near(text, start, end):
                 continue
@@ -161,7 +171,7 @@ def add_card(text: str, m: re.Match[str], out: list[Hit], claimed: list[Span]) -
     ):
         return  # part of a longer space-grouped number
     window = _line_before(text, start)
-    card_word = CARD_WORD.search(text, *window) is not None
+    card_word = _card_word_near(text, start, end)
     if not seps and not card_word and NOT_CARD_WORDS.search(text, *window):
         claimed.append((start, end))
         return

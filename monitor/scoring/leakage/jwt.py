@@ -46,6 +46,9 @@ def find_jwts(text: str, out: list[Hit]) -> None:
         if text[end : end + 1] == "." and alnum_at(text, end + 1):
             continue  # a sixth segment: no compact JOSE token
         parts = m.group().split(".")
+        if len(parts) in (4, 6) and not parts[-1]:  # the full stop ending a sentence
+            parts.pop()
+            end -= 1
         if len(parts) not in (3, 5):
             continue
         decoded = _b64url_json(parts[0])

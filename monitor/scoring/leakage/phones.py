@@ -7,7 +7,8 @@ number in a sentence that asks to be called or texted (:data:`CUED_PHONE`: "call
 34 56 78", "text me at 98765 43210", "ring (11) 98765-4321", "my cell is 867-5309") is a
 phone: 7-12 digits in 2-5 groups of 2-5 digits separated by one space, dash or dot, or a
 bracketed area code and groups, at most 30 characters (no digit, no sentence end) after a
-call word. Not reported there: year ranges (``2023-2024``), amounts (a currency sign
+call word (preceded by a space, a bracket, a colon or a quote). Not reported there:
+numbers with the 555 exchange, year ranges (``2023-2024``), amounts (a currency sign
 before, a unit or ``%`` after), dates and times.
 
 Fictional, never reported: the drama ranges (US ``555-0100``-``555-0199``, UK Ofcom
@@ -207,11 +208,11 @@ def sample_fictional(text: str, start: int, end: int, digits: str) -> bool:
 
 _CUE_WORDS: Final = (
     "call", "text", "ring", "phone", "mobile", "cell", "whatsapp", "sms", "dial", "tel",
-    "reach", "contact", "number",
+    "reach", "contact",
 )  # fmt: skip
 CUED_PHONE = re.compile(
     r"(?i)\b(?:call|calling|text|texting|ring|phone|mobile|cell|cellphone|whatsapp|sms|dial"
-    r"|tel|reach|contact|number)\b[^0-9\n.!?]{0,30}?"
+    r"|tel|reach|contact)\b[^0-9\n.!?]{0,30}?"
     r"(?<![0-9])(?P<num>(?:\([0-9]{2,4}\)[ .\-]?)?[0-9]{2,5}(?:[ .\-][0-9]{2,5}){1,4})"
     r"(?![0-9]|[.\-/][0-9])"
 )
@@ -247,7 +248,11 @@ def find_cued_phones(text: str, low: str, out: list[Hit], taken: list[Span]) -> 
             text, end
         ):
             continue
+        if start and not (text[start - 1].isspace() or text[start - 1] in "(:\"'"):
+            continue  # glued to a word: "SN-4417-2290-8812"
         national = digits[1:] if digits[0] == "0" else digits
         if _sequential(national) or sample_fictional(text, start, end, digits):
             continue
+        if groups[0] == "555" or (len(groups) >= 2 and groups[-2] == "555"):
+            continue  # the films' exchange (555-0100...)
         out.append(hit(start, end, "pii", "phone"))
