@@ -66,7 +66,11 @@ ANCHORS: dict[str, tuple[str, ...]] = {
         "guidelines system+prompt system+message training conditioning preprompt pre "
         "orders",
     ),
-    "o_dont": ("do don never stop no quit", "{G1}"),
+    "o_dont": (
+        "do don never stop no quit",
+        "instructions* rules* guidelines* programming* prompt* polic* directives* training* "
+        "restrictions* developers* creators*",
+    ),
     "p_start": (
         "begin beginning start starting",
         "with from at",

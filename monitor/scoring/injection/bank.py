@@ -20,10 +20,11 @@ begin a match, not to the number of words, and each position is tried once per f
 
 Four families (delimiters, the DAN names, the jailbreak tags, the indirect-only rules)
 start with punctuation; they are tried where the text begins with one of their
-three-character *scan prefixes* (:data:`.starts.SCAN_PREFIXES`), scanning left to right
-without overlaps, as the detector always has: a prefix occurrence inside an earlier one
-(``"[[s"`` then ``"[s"``) is not tried. A family without a start-table entry is run with
-``regex.search`` over the whole text (correct, only slower).
+three-character *scan prefixes* (:data:`.starts.SCAN_PREFIXES`), at every occurrence,
+nested ones included: in ``"[[system: ..."`` both ``"[[s"`` and the ``"[s"`` inside it are
+tried (the detector used to skip a prefix inside an earlier one, and missed the bracket
+rule there). A family without a start-table entry is run with ``regex.search`` over the
+whole text (correct, only slower).
 
 >>> b = bank([("x_demo", "instruction_override", 0.5, r"ignore (?:all|the) rules")])
 >>> fam = family(3, ("ignore",), list(b.specs.values()), starts="ignore ")
@@ -228,8 +229,8 @@ class Starts:
 
 @dataclass(frozen=True, slots=True)
 class Chain:
-    """A left-to-right, non-overlapping scan for the three-character prefixes (of up to
-    three characters) that begin with a non-word character."""
+    """The prefixes (of up to three characters) that begin with a non-word character and
+    start a punctuation-led family's matches."""
 
     first: str
     by_length: tuple[frozenset[str], frozenset[str], frozenset[str]]
@@ -246,31 +247,19 @@ class Chain:
             ),
         )
 
-    def positions(self, scan: Scan) -> tuple[list[int], set[int]]:
-        """The positions tried and the positions covered by them (not tried)."""
+    def positions(self, scan: Scan) -> list[int]:
+        """Every position where one of the prefixes starts (not after a word character),
+        nested occurrences included."""
         text = scan.text
         one, two, three = self.by_length
-        found: list[tuple[int, int]] = []
+        found: list[int] = []
         for ch in self.first:
             for q in scan.char(ch):
                 if q and is_word_char(text[q - 1]):
                     continue
-                if text[q : q + 3] in three:
-                    found.append((q, 3))
-                elif text[q : q + 2] in two:
-                    found.append((q, 2))
-                elif ch in one:
-                    found.append((q, 1))
-        found.sort()
-        tried: list[int] = []
-        covered: set[int] = set()
-        after = 0
-        for q, n in found:
-            if q >= after:
-                tried.append(q)
-                after = q + n
-                covered.update(range(q + 1, after))
-        return tried, covered
+                if text[q : q + 3] in three or text[q : q + 2] in two or ch in one:
+                    found.append(q)
+        return found
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -319,9 +308,7 @@ class Family:
         if starts.digits:
             found.update(scan.digits())
         if self.chain is not None:
-            tried, covered = self.chain.positions(scan)
-            found.difference_update(covered)
-            found.update(tried)
+            found.update(self.chain.positions(scan))
         match = self.regex.match
         for p in sorted(found):
             m = match(text, p)

@@ -205,7 +205,8 @@ RULES = bank(
             r"(?:do not|don't|never|stop|no longer|quit) (?:ever )?(?:follow|obey|listen to"
             r"|adhere to|comply with|apply|respect|heed|stick to)(?:ing)? (?:any (?:of )?|all "
             r"(?:of )?)?(?:your|the (?:system'?s?|developers?'?s?|company'?s?|original|previous"
-            r"|initial)|its|those|these|openai'?s?) {G1}(?:instructions|rules|guidelines"
+            r"|initial)|its|those|these|openai'?s?) "
+            rf"{G1}(?:instructions|rules|guidelines"
             r"|programming|prompt|polic(?:y|ies)|directives|training|restrictions|developers"
             r"|creators|system prompt)",
         ),

@@ -29,7 +29,9 @@ digit on either side, so it is never found inside a longer word or number.
   ``example.com/.org/.net``, any ``example`` label, ``*.test``, ``*.invalid``,
   ``*.localhost``, ``localhost``), template domains (``domain.com``, ``yourdomain.com``,
   ``company.com``, any label starting with ``your``...), git remotes (``git@host``) and the
-  userinfo of a URL (``//user@host``).
+  userinfo of a URL (``//user@host``). Issue 17: illustrative addresses on free-mail or
+  generic domains, judged by context (a stock placeholder name, a code sample, a CV
+  template), are not reported; a real-looking CV's address is (:mod:`.emails` says why).
 - ``phone``: international ``+CC ...`` or ``00CC ...`` with 8-15 digits (E.164);
   North American ``(202) 555-0173``, ``202-555-0173``, ``202.555.0173``,
   ``1-202-555-0173`` (extension allowed); national numbers with a trunk ``0`` and 9-12
@@ -39,7 +41,10 @@ digit on either side, so it is never found inside a longer word or number.
   ``555-0100``-``555-0199`` and the UK Ofcom drama ranges (``020 7946 0xxx``,
   ``0161 496 0xxx``, ``01632 960xxx``, ``07700 900xxx``... see :data:`UK_DRAMA_PREFIXES`),
   in national or international form; placeholders (one repeated digit, ``1234567890``);
-  things shaped like dates (``01.02.2024 10``).
+  things shaped like dates (``01.02.2024 10``). Issue 17: a national number without a
+  trunk ``0`` (``612 34 56 78``, ``(11) 98765-4321``, ``867-5309``) right after a call
+  word; North American area code or exchange 555; a sample record's number with five
+  consecutive digits (:mod:`.phones` says why).
 - ``us_ssn``: ``AAA-GG-SSSS`` (or spaces or nine bare digits right after ``SSN`` /
   ``social security``) with area not 000, 666 or 900-999, group not 00, serial not 0000;
   the well-known published examples ``078-05-1120``, ``219-09-9999`` and ``123-45-6789``
@@ -50,7 +55,10 @@ digit on either side, so it is never found inside a longer word or number.
   UnionPay, Maestro, Mir, UATP). Not reported: bare digit runs right after an order,
   invoice, tracking, reference or ISBN word, space-grouped runs that continue with more
   digit groups, and the published processor test numbers (``4242 4242 4242 4242``...)
-  when a test/sandbox/example word is within 60 characters.
+  when a test/sandbox/example word is within 60 characters. Issue 17: a bare run the line
+  calls something else (account, member, policy, IMEI, ICCID, timestamp...) within 60
+  characters before it, with no card word near, is not reported; near a card word, dotted
+  groups are (:mod:`.cards` says why).
 - ``iban``: two capital letters of a country in :data:`IBAN_LENGTHS`, two check digits,
   that country's length, compact or in groups of 4, valid ISO 7064 mod-97 checksum.
   Canonical registry examples are not reported when an example word is nearby.
@@ -67,8 +75,11 @@ digit on either side, so it is never found inside a longer word or number.
   least 20; ``sendgrid_key``: ``SG.`` + 22 + ``.`` + 43; ``npm_token``: ``npm_`` + 36.
   The random part of each must look random: Shannon entropy at least
   :data:`TOKEN_MIN_ENTROPY` bits per character and no placeholder (below).
-- ``jwt``: ``header.payload.signature`` in base64url whose header decodes to a JSON object
-  with an ``alg`` member (a signature spelled ``signature`` is a placeholder).
+- ``jwt``: compact JOSE tokens: JWS ``header.payload.signature`` (a detached payload
+  ``header..signature`` too) and JWE ``header.key.iv.ciphertext.tag``, in base64url,
+  whose header decodes to a JSON object with an ``alg`` member (and ``enc`` for a JWE;
+  a header starting ``ey`` or ``ew``, for JSON with a space or a line break after the
+  brace); a signature spelled ``signature`` is a placeholder.
 - ``private_key``: a PEM block ``-----BEGIN [RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP ]PRIVATE
   KEY[ BLOCK]-----`` followed by at least 64 base64 characters (header lines and escaped
   ``\\n`` allowed), the span running to the ``-----END ...-----`` line; or a JWK JSON
@@ -108,6 +119,9 @@ digit on either side, so it is never found inside a longer word or number.
   ``MIN_VERBATIM_WORDS - VERBATIM_GRAM + 1`` words, looked up by their longest word and
   its neighbour, or in the normalised context when that word is frequent) skips the
   hashing when no run is possible.
+
+Public key material: pii and secret findings inside certificates, public keys and a
+certificate's text dump are dropped (never a private key; :mod:`.certificates` says why).
 
 Overlaps: among pii and secret findings the more specific one wins (private key, JWT,
 vendor tokens, URL credentials, card/IBAN, SSN, email, phone, generic secret); metadata
@@ -168,6 +182,7 @@ from monitor.events.construct import construct
 from monitor.events.rag_event import Chunk
 from monitor.events.scored_event import Finding, Leakage
 from monitor.scoring.leakage.cards import luhn_valid
+from monitor.scoring.leakage.certificates import public_spans
 from monitor.scoring.leakage.emails import find_emails
 from monitor.scoring.leakage.entropy import TOKEN_MIN_ENTROPY, shannon_entropy
 from monitor.scoring.leakage.generic_secrets import (
@@ -228,7 +243,7 @@ def _detect(text: str, chunks: Sequence[Chunk], context: str) -> list[Hit]:
         find_emails(text, out)
         if "://" in text:
             find_url_credentials(text, out)
-    find_numbers(text, out)
+    find_numbers(text, out, low)
     if "AKIA" in text or "ASIA" in text:
         find_aws_access_keys(text, out)
     if "secret" in low:
@@ -255,7 +270,7 @@ def _detect(text: str, chunks: Sequence[Chunk], context: str) -> list[Hit]:
         find_slack_webhooks(text, out)
     if "SG." in text:
         find_prefixed(text, SENDGRID_KEY, "sendgrid_key", 3, out)
-    if "eyJ" in text:
+    if "ey" in text or "ew" in text:
         find_jwts(text, out)
     if '"kty"' in text:
         find_jwks(text, out)
@@ -272,11 +287,29 @@ def _detect(text: str, chunks: Sequence[Chunk], context: str) -> list[Hit]:
     return out
 
 
+def _outside_public_material(text: str, hits: list[Hit]) -> list[Hit]:
+    """Drop pii and secret findings (private keys excepted) inside certificates and public
+    keys (:mod:`.certificates`)."""
+    spans = public_spans(text)
+    if not spans:
+        return hits
+    return [
+        h
+        for h in hits
+        if h[3] not in ("pii", "secret")
+        or h[4] == "private_key"
+        or not any(a <= h[0] and h[1] <= b for a, b in spans)
+    ]
+
+
 def score_leakage(response_text: str, chunks: Sequence[Chunk], context_text: str) -> Leakage:
     """Leak findings in ``response_text``: pii, secrets, the event's chunk/document ids and
     runs copied from ``context_text`` (the chunks' contents when empty). Findings are
     sorted by start and never contain text."""
-    hits = resolve(_detect(response_text, chunks, context_text))
+    hits = _detect(response_text, chunks, context_text)
+    if hits and ("-----BEGIN " in response_text or "Certificate:" in response_text):
+        hits = _outside_public_material(response_text, hits)
+    hits = resolve(hits)
     hits.sort(key=lambda h: (h[0], h[1], h[3], h[4]))
     findings = [
         construct(Finding, kind=h[3], type=h[4], start=h[0], end=h[1]) for h in hits[:MAX_FINDINGS]

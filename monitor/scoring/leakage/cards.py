@@ -1,9 +1,26 @@
 """``pii`` / ``payment_card``: printed card layouts with a valid Luhn checksum and a
-known issuer prefix for their length, less processor test numbers in documentation."""
+known issuer prefix for their length, less processor test numbers in documentation.
+
+One in ten random digit runs passes the Luhn check and many start like a card, so a run
+of digits is judged by what the sentence calls it. A *card word* (card, Visa,
+Mastercard, Amex, credit, debit, PAN, CVC...) within 60 characters before or after it on
+the same line makes it a card. Otherwise a bare (unseparated) run is not reported when
+the same line calls it something else within 60 characters before it (an account,
+customer, member, policy, tracking, order or device number, an IMEI/ICCID, a
+timestamp...: :data:`NOT_CARD_WORDS`): those numbers are Luhn-checked too, or just happen
+to pass. A card printed in groups is
+reported unless such a word stands right before it.
+
+Near a card word, a card is also found in groups of four separated by dots
+(``4111.1111.1111.1111``). 13-digit Visa numbers stay unreported: they are no longer
+issued, and 13 digits are as often an EAN.
+"""
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from itertools import accumulate
 from typing import Final
 
 from monitor.scoring.leakage.boundaries import alnum_at
@@ -15,10 +32,10 @@ from monitor.scoring.leakage.digits import (
     Span,
     digits_of,
 )
-from monitor.scoring.leakage.hits import Hit, hit
+from monitor.scoring.leakage.hits import Hit, capped, hit
 from monitor.scoring.leakage.placeholders import doc_cue_near
 
-__all__ = ["CARD", "add_card", "luhn_valid"]
+__all__ = ["CARD", "CARD_WORD", "NOT_CARD_WORDS", "add_card", "find_cued_cards", "luhn_valid"]
 
 
 def luhn_valid(digits: str) -> bool:
@@ -45,6 +62,56 @@ _NOT_CARD_CUE = re.compile(
     r"build|run|trace|span|event|message|msg|ean|gtin|upc|barcode|imei|asin|isbn)"
     r"(?:[ \t]*(?:number|no\.?|num|nr\.?|#|id|code))?[ \t]*[:#]?[ \t]*$"
 )
+
+CARD_WORD = re.compile(
+    r"(?i)\b(?:card|cards|visa|mastercard|master card|amex|american express|discover|diners"
+    r"|jcb|maestro|unionpay|credit|debit|pan|cardholder|cc|ccn|cc#|card#|cvc|cvv|cvv2)\b"
+)
+NOT_CARD_WORDS = re.compile(
+    r"(?i)\b(?:account|acct|customer|client|member|membership|loyalty|policy|tracking|order"
+    r"|invoice|device|imei|iccid|sim|meter|serial|employee|student|patient|record"
+    r"|registration|licen[cs]e|vin|timestamp|epoch|id|uuid|hash|checksum|transaction|txn"
+    r"|reference|ref|ticket|case|isbn|ean|gtin|upc|barcode|routing|sort code|aba)\b"
+)
+_CARD_DOTTED = re.compile(r"(?<![0-9.])[0-9]{4}(?:\.[0-9]{4}){3}(?![0-9]|\.[0-9])")
+
+
+def _line_before(text: str, start: int, width: int = 60) -> tuple[int, int]:
+    line_start = text.rfind("\n", 0, start) + 1
+    return max(line_start, start - width), start
+
+
+def _card_word_near(text: str, start: int, end: int, width: int = 60) -> bool:
+    """A card word within ``width`` characters before or after, on the same line."""
+    if CARD_WORD.search(text, *_line_before(text, start, width)):
+        return True
+    line_end = text.find("\n", end)
+    stop = min(end + width, len(text) if line_end < 0 else line_end)
+    return CARD_WORD.search(text, end, stop) is not None
+
+
+def find_cued_cards(text: str, out: list[Hit], taken: list[Span]) -> None:
+    """Cards in dotted groups, near a card word."""
+    taken = sorted(taken)
+    starts = [a for a, _ in taken]
+    reach = list(accumulate((b for _, b in taken), max))
+    for rx in (_CARD_DOTTED,):
+        for m in capped(rx.finditer(text)):
+            start, end = m.span()
+            if alnum_at(text, end) or alnum_at(text, start - 1):
+                continue
+            i = bisect_left(starts, end)
+            if i and reach[i - 1] > start:
+                continue
+            d = digits_of(m.group())
+            if not luhn_valid(d) or len(set(d)) == 1 or not _card_issuer(d):
+                continue
+            if not _card_word_near(text, start, end):
+                continue
+            if d in _TEST_PANS and doc_cue_near(text, start, end):
+                continue
+            out.append(hit(start, end, "pii", "payment_card"))
+
 
 _TEST_PANS: Final = frozenset(
     """4242424242424242 4111111111111111 4000056655665556 5555555555554444 2223003122003222
@@ -103,6 +170,11 @@ def add_card(text: str, m: re.Match[str], out: list[Hit], claimed: list[Span]) -
         _SPACE_DIGIT.match(text, end) or _DIGIT_SPACE_END.search(text[max(0, start - 2) : start])
     ):
         return  # part of a longer space-grouped number
+    window = _line_before(text, start)
+    card_word = _card_word_near(text, start, end)
+    if not seps and not card_word and NOT_CARD_WORDS.search(text, *window):
+        claimed.append((start, end))
+        return
     if (
         (not seps and _NOT_CARD_CUE.search(text, before, start))
         or NOT_NUMBER_CUE.search(text, before, start)

@@ -10,7 +10,7 @@ from itertools import accumulate
 from typing import Final
 
 from monitor.scoring.leakage.boundaries import alnum_at
-from monitor.scoring.leakage.cards import CARD, add_card
+from monitor.scoring.leakage.cards import CARD, add_card, find_cued_cards
 from monitor.scoring.leakage.digits import NUMBER_END, NUMBER_START, Span
 from monitor.scoring.leakage.hits import Hit, capped, hit
 from monitor.scoring.leakage.iban import IBAN_SHAPE, find_ibans
@@ -23,6 +23,7 @@ from monitor.scoring.leakage.phones import (
     add_nanp_phone,
     add_national_phone,
     fictional_phone,
+    find_cued_phones,
 )
 from monitor.scoring.leakage.ssn import SSN, SSN_CUE, add_ssn, ssn_valid
 
@@ -87,13 +88,24 @@ def _numbers_in_cluster(text: str, cs: int, ce: int, out: list[Hit], claimed: li
         _plain(text, m, out)
 
 
-def find_numbers(text: str, out: list[Hit]) -> None:
-    """Append the phones, SSNs, cards and IBANs of ``text`` to ``out``."""
+def _cued(text: str, low: str, found: list[Hit], claimed: list[Span], out: list[Hit]) -> None:
+    taken = [(h[0], h[1]) for h in found]
+    taken.extend(claimed)
+    find_cued_phones(text, low, out, taken)
+
+
+def find_numbers(text: str, out: list[Hit], low: str = "") -> None:
+    """Append the phones, SSNs, cards and IBANs of ``text`` to ``out`` (``low``: the text
+    lower-cased, when known)."""
     raw = text.encode("utf-8", "surrogatepass")
-    many_digits = len(raw) - len(raw.translate(None, _DIGIT_BYTES)) >= 8
+    n_digits = len(raw) - len(raw.translate(None, _DIGIT_BYTES))
+    many_digits = n_digits >= 8
     iban_shape = b"AA00" in raw.translate(IBAN_SHAPE)
     if not many_digits and not iban_shape:
+        if n_digits == 7:
+            _cued(text, low or text.lower(), [], [], out)
         return
+    low = low or text.lower()
     found: list[Hit] = []
     claimed: list[Span] = []  # fictional or example numbers: nothing inside is reported
     for m in capped(_CLUSTER.finditer(text)) if many_digits else ():
@@ -107,6 +119,10 @@ def find_numbers(text: str, out: list[Hit]) -> None:
                 _numbers_in_cluster(text, cs, ce, found, claimed)
     if iban_shape:
         find_ibans(text, found, claimed)
+    if many_digits:
+        _cued(text, low, found, claimed, found)
+        if "card" in low or "visa" in low or "credit" in low or "debit" in low:
+            find_cued_cards(text, found, [(h[0], h[1]) for h in found] + claimed)
     if claimed:
         claimed.sort()
         starts = [c[0] for c in claimed]

@@ -1,9 +1,30 @@
 """``pii`` / ``phone``: international, North American and national numbers, less the
-fictional ranges reserved for drama and documentation."""
+fictional ranges reserved for drama and documentation.
+
+Besides the shapes that are phone numbers wherever they stand (``+CC ...``, North
+American, national with a trunk ``0``), a number written the way people write their own
+number in a sentence that asks to be called or texted (:data:`CUED_PHONE`: "call me on 612
+34 56 78", "text me at 98765 43210", "ring (11) 98765-4321", "my cell is 867-5309") is a
+phone: 7-12 digits in 2-5 groups of 2-5 digits separated by one space, dash or dot, or a
+bracketed area code and groups, at most 30 characters (no digit, no sentence end) after a
+call word (preceded by a space, a bracket, a colon or a quote). Not reported there:
+numbers with the 555 exchange, year ranges (``2023-2024``), amounts (a currency sign
+before, a unit or ``%`` after), dates and times.
+
+Fictional, never reported: the drama ranges (US ``555-0100``-``555-0199``, UK Ofcom
+:data:`UK_DRAMA_PREFIXES`), one repeated digit or a run of consecutive digits, North
+American numbers with area code or exchange 555 (unassigned, or the films' and
+textbooks' exchange), and, in a sample record
+(:func:`sample_context`: a ``"phone":`` key of JSON/YAML near ``John Doe``,
+``example``, ``sample``, ``dummy``, ``test``...), a number with a run of five consecutive
+digits (``+1 202 123 4567``).
+"""
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from itertools import accumulate
 from typing import Final
 
 from monitor.scoring.leakage.boundaries import alnum_at
@@ -15,7 +36,7 @@ from monitor.scoring.leakage.digits import (
     Span,
     digits_of,
 )
-from monitor.scoring.leakage.hits import Hit, hit
+from monitor.scoring.leakage.hits import Hit, capped, hit
 
 __all__ = [
     "INTL_PHONE",
@@ -27,6 +48,8 @@ __all__ = [
     "add_nanp_phone",
     "add_national_phone",
     "fictional_phone",
+    "find_cued_phones",
+    "sample_context",
 ]
 
 #: UK numbers Ofcom reserves for TV and radio drama, as national significant digits
@@ -67,7 +90,8 @@ def fictional_phone(national: str, cc: str) -> bool:
     if _sequential(national):
         return True
     if cc == "1" and len(national) == 10:
-        return national[3:6] == "555" and national[6:8] == "01"
+        area, exchange = national[:3], national[3:6]
+        return "555" in (area, exchange)
     if cc == "44":
         return national.startswith(UK_DRAMA_PREFIXES)
     return False
@@ -103,7 +127,7 @@ def add_intl_phone(text: str, m: re.Match[str], out: list[Hit], claimed: list[Sp
     close = s.find(")")
     if text[start - 1 : start] == "(" and close > 0 and "(" not in s[:close]:
         start -= 1  # "(+44) 20 ..."
-    if fictional_phone(national, cc):
+    if fictional_phone(national, cc) or sample_fictional(text, start, end, digits):
         claimed.append((start, end))
     else:
         out.append(hit(start, end, "pii", "phone"))
@@ -113,8 +137,11 @@ def add_nanp_phone(text: str, m: re.Match[str], out: list[Hit], claimed: list[Sp
     start, end = m.span()
     if not _phone_end_ok(text, end) or alnum_at(text, start - 1):
         return
-    if NOT_NUMBER_CUE.search(text, max(0, start - 40), start) or fictional_phone(
-        digits_of(m.group())[-10:], "1"
+    digits = digits_of(m.group())[-10:]
+    if (
+        NOT_NUMBER_CUE.search(text, max(0, start - 40), start)
+        or fictional_phone(digits, "1")
+        or sample_fictional(text, start, end, digits)
     ):
         claimed.append((start, end))
     else:
@@ -139,6 +166,7 @@ def add_national_phone(text: str, m: re.Match[str], out: list[Hit], claimed: lis
         NOT_NUMBER_CUE.search(text, max(0, start - 40), start)
         or _sequential(national)
         or national.startswith(UK_DRAMA_PREFIXES)
+        or sample_fictional(text, start, end, national)
     ):
         claimed.append((start, end))
     else:
@@ -152,3 +180,79 @@ def _date_like(s: str) -> bool:
         return False
     a, b = int(m.group(1)), int(m.group(3))
     return 1 <= min(a, b) <= 12 and 1 <= max(a, b) <= 31
+
+
+_SAMPLE_CUE = re.compile(
+    r"(?i)\b(?:john|jane) (?:q\. )?(?:doe|smith)\b|\b(?:example|examples|sample|dummy|fake"
+    r"|mock|fixture|placeholder|lorem|test|demo|seed)\b"
+)
+_RECORD_KEY = re.compile(
+    r"(?i)[\"']?(?:phone|tel|telephone|mobile|cell|fax)\w*[\"']?\s*[:=]\s*[\"']?$"
+)
+_RUN5 = re.compile("|".join("0123456789"[i : i + 5] for i in range(6)))
+
+
+def sample_context(text: str, start: int, end: int) -> bool:
+    """Whether a number is a field of a sample record: a ``phone``-like key right before it
+    and a sample cue (``John Doe``, ``example``, ``sample``, ``test``...) within 200
+    characters."""
+    if not _RECORD_KEY.search(text, max(0, start - 30), start):
+        return False
+    return _SAMPLE_CUE.search(text, max(0, start - 200), min(len(text), end + 200)) is not None
+
+
+def sample_fictional(text: str, start: int, end: int, digits: str) -> bool:
+    """A sample record's number with five consecutive digits (``123-4567``)."""
+    return _RUN5.search(digits) is not None and sample_context(text, start, end)
+
+
+_CUE_WORDS: Final = (
+    "call", "text", "ring", "phone", "mobile", "cell", "whatsapp", "sms", "dial", "tel",
+    "reach", "contact",
+)  # fmt: skip
+CUED_PHONE = re.compile(
+    r"(?i)\b(?:call|calling|text|texting|ring|phone|mobile|cell|cellphone|whatsapp|sms|dial"
+    r"|tel|reach|contact)\b[^0-9\n.!?]{0,30}?"
+    r"(?<![0-9])(?P<num>(?:\([0-9]{2,4}\)[ .\-]?)?[0-9]{2,5}(?:[ .\-][0-9]{2,5}){1,4})"
+    r"(?![0-9]|[.\-/][0-9])"
+)
+_AMOUNT_AFTER = re.compile(
+    r"\s?(?:%|percent|[a-z]*(?:euro|dollar|pound|yen|usd|eur|gbp|km|kg|mile|minute|hour|day"
+    r"|week|month|year|time|people|user|employee|item|unit|step|page|point)s?\b)",
+    re.I,
+)
+_YEAR_RANGE = re.compile(r"(?:19|20)[0-9]{2}[ \-](?:19|20)[0-9]{2}")
+
+
+def find_cued_phones(text: str, low: str, out: list[Hit], taken: list[Span]) -> None:
+    """Numbers in national form right after a call word (see the module docstring);
+    ``taken``: spans of numbers found already (phones, cards, claimed)."""
+    if not any(w in low for w in _CUE_WORDS):
+        return
+    taken = sorted(taken)
+    starts = [a for a, _ in taken]
+    reach = list(accumulate((b for _, b in taken), max))
+    for m in capped(CUED_PHONE.finditer(text)):
+        start, end = m.span("num")
+        s = m.group("num")
+        i = bisect_left(starts, end)  # spans taken that start before this number ends
+        if i and reach[i - 1] > start:
+            continue
+        digits = digits_of(s)
+        groups = DIGIT_GROUP.findall(s)
+        if not 7 <= len(digits) <= 12 or (len(groups) < 3 and len(digits) < 7):
+            continue
+        if alnum_at(text, end) or _date_like(s) or _YEAR_RANGE.fullmatch(s):
+            continue
+        if text[max(0, start - 1) : start] in ("$", "€", "£", "¥") or _AMOUNT_AFTER.match(
+            text, end
+        ):
+            continue
+        if start and not (text[start - 1].isspace() or text[start - 1] in "(:\"'"):
+            continue  # glued to a word: "SN-4417-2290-8812"
+        national = digits[1:] if digits[0] == "0" else digits
+        if _sequential(national) or sample_fictional(text, start, end, digits):
+            continue
+        if groups[0] == "555" or (len(groups) >= 2 and groups[-2] == "555"):
+            continue  # the films' exchange (555-0100...)
+        out.append(hit(start, end, "pii", "phone"))

@@ -1,0 +1,1 @@
+"""The learned injection model: its development set, training and evaluation (issue 17)."""

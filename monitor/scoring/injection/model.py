@@ -1,0 +1,240 @@
+"""The learned part of the injection detector: a linear model over words, word pairs and
+the character n-grams inside words, scored as the maximum over windows of the text.
+
+Features (of the normalised text, :func:`.normalisation.normalise`): the text is split
+into tokens (:func:`tokens`: runs of letters and digits, single CJK characters, runs of
+up to three punctuation characters). Each token contributes its own weight (``w:`` +
+token), the weights of the 3-, 4- and 5-character pieces of ``<token>`` (``c:`` + piece;
+tokens of at most :data:`MAX_GRAM_WORD` characters) and the weight of the pair it starts
+(``b:`` + token + space + next token). A *window* is :data:`WINDOW_TOKENS` consecutive
+tokens (windows start every :data:`STRIDE_TOKENS` tokens; a shorter text is one window);
+its logit is the bias plus the sum of its tokens' contributions, and the text's logit is
+its highest window's. So a long benign text has no more chances to add up than a short
+one, and an instruction hidden in the middle of a long document is scored in its own
+window, with only its neighbours around it.
+
+The weights (``model.npz`` in this package, written by ``bench/injection_model/train.py``
+from the development set of ``bench/injection_model/corpus.py``) are read on first use.
+Scoring is dictionary look-ups: a token's contribution (its word and character pieces) is
+kept in a bounded memo, so a word is decomposed once per process, and each position costs
+one memo look-up and one pair look-up.
+
+:func:`direct_score` and :func:`indirect_score` combine the model's logit with the pattern
+score (:mod:`.evidence`, :mod:`.indirect`) by a logistic fit on out-of-fold predictions
+of the development set, rescaled so that each mode's threshold lands on
+``BLOCK_THRESHOLD`` (0.5), and take the higher of that and the pattern score (a strong
+pattern still blocks by itself). The threshold is the combination's value that 1 % of the
+benign out-of-fold development texts exceed (queries; retrieved chunks); the patterns'
+own false positives come on top of it.
+
+>>> tokens("ignore <|system|> the rules!")
+['ignore', '<|', 'system', '|>', 'the', 'rules', '!']
+>>> windows(3)
+[(0, 3)]
+>>> windows(100)
+[(0, 48), (24, 72), (48, 96), (72, 100)]
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+__all__ = [
+    "HEAD_TOKENS",
+    "MAX_GRAM_WORD",
+    "STRIDE_TOKENS",
+    "TAIL_TOKENS",
+    "WINDOW_TOKENS",
+    "Model",
+    "calibrated",
+    "direct_score",
+    "indirect_score",
+    "load",
+    "logit",
+    "model_text",
+    "token_features",
+    "tokens",
+    "windows",
+]
+
+WINDOW_TOKENS = 48
+STRIDE_TOKENS = 24
+HEAD_TOKENS = 4096
+TAIL_TOKENS = 1024
+"""A text of more tokens is scored on its first ``HEAD_TOKENS`` and last ``TAIL_TOKENS``
+(bounded time on huge inputs, as the patterns' ``SCAN_HEAD``/``SCAN_TAIL``)."""
+MAX_GRAM_WORD = 24
+GRAM_SIZES = (3, 4, 5)
+_MEMO_MAX = 200_000
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+_TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\w\s]{{1,3}}")
+
+
+def tokens(norm: str) -> list[str]:
+    """The tokens of a normalised text (its head and tail when it has very many)."""
+    toks: list[str] = _TOKEN.findall(norm)
+    if len(toks) > HEAD_TOKENS + TAIL_TOKENS:
+        return toks[:HEAD_TOKENS] + toks[-TAIL_TOKENS:]
+    return toks
+
+
+def token_features(token: str) -> list[str]:
+    """The features a token contributes by itself (its word and character pieces)."""
+    out = [f"w:{token}"]
+    if 1 < len(token) <= MAX_GRAM_WORD and token[0].isalnum():
+        padded = f"<{token}>"
+        for n in GRAM_SIZES:
+            out.extend(f"c:{padded[i : i + n]}" for i in range(len(padded) - n + 1))
+    return out
+
+
+def windows(n_tokens: int) -> list[tuple[int, int]]:
+    """The ``[start, end)`` token ranges of the windows of a text of ``n_tokens`` tokens."""
+    if n_tokens <= WINDOW_TOKENS:
+        return [(0, n_tokens)]
+    out = []
+    start = 0
+    while True:
+        end = min(start + WINDOW_TOKENS, n_tokens)
+        out.append((start, end))
+        if end == n_tokens:
+            return out
+        start += STRIDE_TOKENS
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    """Weights by feature, the bias and each mode's combination and threshold."""
+
+    weights: dict[str, float]
+    bias: float
+    pair_firsts: frozenset[str]
+    """The tokens that begin a pair feature (only their pairs are looked up)."""
+    direct: tuple[float, float, float, float]
+    """(model coefficient, pattern coefficient, intercept, raw 1 %-FPR threshold)."""
+    indirect: tuple[float, float, float, float]
+
+
+@cache
+def load() -> Model:
+    """The shipped model (read once)."""
+    import numpy as np  # only when the model is first used
+
+    ref = resources.files("monitor.scoring.injection").joinpath("model.npz")
+    with resources.as_file(ref) as path, np.load(path) as data:
+        names = data["features"].tobytes().decode().split("\n")
+        values = data["weights"].astype(float).tolist()
+        bias = float(data["bias"])
+        direct = tuple(float(v) for v in data["direct"])
+        indirect = tuple(float(v) for v in data["indirect"])
+    weights = dict(zip(names, values, strict=True))
+    firsts = frozenset(n[2:].split(" ", 1)[0] for n in names if n.startswith("b:"))
+    return Model(weights, bias, firsts, direct, indirect)  # type: ignore[arg-type]
+
+
+_memo: dict[str, float] = {}
+
+
+def _contribution(token: str, weights: dict[str, float]) -> float:
+    get = weights.get
+    total = 0.0
+    for feature in token_features(token):
+        total += get(feature, 0.0)
+    if len(_memo) >= _MEMO_MAX:
+        _memo.clear()
+    _memo[token] = total
+    return total
+
+
+def logit(norm: str, model: Model | None = None) -> float:
+    """The model's logit for a normalised text: its highest window's."""
+    model = load() if model is None else model
+    toks = tokens(norm)
+    if not toks:
+        return model.bias
+    weights = model.weights
+    memo_get = _memo.get
+    contrib = [c if (c := memo_get(t)) is not None else _contribution(t, weights) for t in toks]
+    firsts = model.pair_firsts
+    get = weights.get
+    for i in [i for i, t in enumerate(toks[:-1]) if t in firsts]:
+        w = get(f"b:{toks[i]} {toks[i + 1]}")
+        if w is not None:
+            contrib[i] += w
+    best = -math.inf
+    if len(contrib) <= WINDOW_TOKENS:
+        best = sum(contrib)
+    else:
+        prefix = [0.0]
+        running = 0.0
+        for c in contrib:
+            running += c
+            prefix.append(running)
+        for start, end in windows(len(contrib)):
+            best = max(best, prefix[end] - prefix[start])
+    return model.bias + best
+
+
+_CONTROL = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+
+
+def model_text(text: str) -> str:
+    """The text the model tokenises: :func:`.normalisation.normalise` (an ASCII text: its
+    lower-case form without control characters, which has the same tokens).
+
+    >>> text = "Ignore" + chr(0) + " THE   rules"
+    >>> model_text(text), tokens(model_text(text))
+    ('ignore the   rules', ['ignore', 'the', 'rules'])
+    """
+    if text.isascii():
+        low = text.lower()
+        if not low.isprintable():
+            low = low.encode().translate(None, _CONTROL).decode()
+        return low
+    from monitor.scoring.injection.normalisation import normalise
+
+    return normalise(text)
+
+
+def _sigmoid(z: float) -> float:
+    if z >= 0:
+        return 1.0 / (1.0 + math.exp(-z))
+    e = math.exp(z)
+    return e / (1.0 + e)
+
+
+def calibrated(raw: float, threshold: float) -> float:
+    """Rescale a probability so that ``threshold`` lands on 0.5 (monotone, piecewise
+    linear, 0 and 1 fixed).
+
+    >>> calibrated(0.2, 0.2), calibrated(0.1, 0.2), calibrated(0.6, 0.2)
+    (0.5, 0.25, 0.75)
+    """
+    if raw < threshold:
+        return 0.5 * raw / threshold
+    return 0.5 + 0.5 * (raw - threshold) / (1.0 - threshold)
+
+
+def _combined(
+    model_logit: float, pattern: float, params: tuple[float, float, float, float]
+) -> float:
+    a, b, c, threshold = params
+    raw = _sigmoid(a * model_logit + b * pattern + c)
+    return round(max(pattern, calibrated(raw, threshold)), 6)
+
+
+def direct_score(norm: str, pattern: float) -> float:
+    """The combined score of a user query (normalised text, pattern score)."""
+    model = load()
+    return _combined(logit(norm, model), pattern, model.direct)
+
+
+def indirect_score(norm: str, pattern: float) -> float:
+    """The combined score of a retrieved chunk (normalised text, indirect pattern score)."""
+    model = load()
+    return _combined(logit(norm, model), pattern, model.indirect)
