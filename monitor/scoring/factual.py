@@ -59,7 +59,10 @@ _WS_TO_SPACE = str.maketrans(dict.fromkeys(_NON_ASCII_WS, " "))
 
 
 def cached_ascii_proxy(text: str) -> bytes:
-    """:func:`ascii_proxy`, kept in the process's chunk cache."""
+    """:func:`ascii_proxy`, kept in the process's chunk cache (ASCII text is its own
+    proxy: encoding it costs less than a look-up)."""
+    if text.isascii():
+        return text.encode("ascii")
     entry = chunk_cache().entry(text)
     if entry is None:
         return ascii_proxy(text)
@@ -85,13 +88,19 @@ def ascii_proxy(text: str) -> bytes:
 
 _DIGIT = ord("d")
 _SPACE = ord("w")
+_BITS = {
+    _DIGIT: bytes.maketrans(b"dUlwo", b"10000"),
+    _SPACE: bytes.maketrans(b"dUlwo", b"00010"),
+}
+_ARRAY_FROM = 2048
+"""Shorter texts count runs with ``bytes.count`` (less overhead than the array calls)."""
 _CONTINUED = re.compile(rb"Ul+(?=wUl)")
 
 
 class ClassMarks:
     """One pass over ``text`` that answers the three run counts of spec 000."""
 
-    __slots__ = ("_classes", "ascii", "marks", "text")
+    __slots__ = ("ascii", "marks", "text")
 
     def __init__(self, text: str, ascii: bytes | None = None) -> None:
         """``ascii``: ``ascii_proxy(text)`` when known (the proxy of texts joined by a
@@ -99,14 +108,14 @@ class ClassMarks:
         self.text = text
         self.ascii = ascii_proxy(text) if ascii is None else ascii
         self.marks = self.ascii.translate(_CLASSES)
-        self._classes = np.frombuffer(self.marks, dtype=np.uint8)
 
     def _runs(self, cls: int) -> int:
         """Runs of the class ``cls`` (``bytes.count(b"01")`` on a bit string is slow when
         both bytes are common: the runs are counted as rises of a boolean array)."""
-        if not self.marks:
-            return 0
-        member = self._classes == cls
+        if len(self.marks) < _ARRAY_FROM:
+            bits = self.marks.translate(_BITS[cls])
+            return bits.count(b"01") + (1 if bits[:1] == b"1" else 0)
+        member = np.frombuffer(self.marks, dtype=np.uint8) == cls
         return int(np.count_nonzero(member[1:] > member[:-1])) + int(member[0])
 
     def numbers(self) -> int:

@@ -34,3 +34,14 @@ def test_counts_match_literal_regexes(text: str) -> None:
     assert marks.proper_nouns() == len(PROPER_NOUN.findall(text))
     assert count_dates(text, marks.marks) == len(DATE.findall(text))
     assert count_dates(text) == len(DATE.findall(text))
+
+
+@given(texts)
+@settings(max_examples=500, deadline=None)
+def test_long_texts_count_the_same(text: str) -> None:
+    """Texts of 2 KB and more count runs with arrays: the same counts."""
+    long = text * (2100 // max(1, len(text)) + 1) if text else " " * 2100
+    marks = ClassMarks(long)
+    assert len(marks.marks) >= 2048
+    assert marks.numbers() == len(NUMBER.findall(long))
+    assert marks.words() == len(SPLIT.split(long))
