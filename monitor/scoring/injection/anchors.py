@@ -22,7 +22,6 @@ True
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from monitor.scoring.injection.bank import is_word_char
@@ -181,9 +180,10 @@ class _Clause(NamedTuple):
     strings: tuple[tuple[bytes, tuple[bytes, ...]], ...]
     """Strings without whitespace (found in the lower-cased text as they are), by their
     first character."""
-    spaced: tuple[re.Pattern[bytes], ...]
-    """Strings with spaces, as patterns with a run of whitespace for each space (the
-    normalised text has a space where the raw text has any run of whitespace)."""
+    spaced: tuple[bytes, ...]
+    """Strings with spaces, looked for in the text with its whitespace runs made single
+    spaces (the normalised text has a space where the raw text has any run of
+    whitespace)."""
 
 
 class _Anchors:
@@ -226,18 +226,16 @@ class _Anchors:
     def _parse(clause: str) -> _Clause:
         words: set[bytes] = set()
         strings: list[bytes] = []
-        spaced_items: list[bytes] = []
+        spaced: list[bytes] = []
         for item in clause.split():
             if all(is_word_char(ch) for ch in item):
                 words.add(item.encode())
                 continue
             found = item.removesuffix("*").encode()
             if b"+" in found:
-                spaced_items.append(rb"\s+".join(map(re.escape, found.split(b"+"))))
+                spaced.append(found.replace(b"+", b" "))
             else:
                 strings.append(found)
-        # one search for all of a clause's spaced items (any of them will do)
-        spaced = [re.compile(b"|".join(spaced_items))] if spaced_items else []
         by_first: dict[bytes, list[bytes]] = {}
         for string in strings:
             by_first.setdefault(string[:1], []).append(string)
@@ -250,8 +248,10 @@ class _Anchors:
         if joined != low:
             low_and_joined = b"%b\n%b" % (low, joined)  # no item holds a line break
             hits = self._every.intersection(low_and_joined.translate(_WORD_BYTES).split())
+            spaced: tuple[bytes, ...] = (b" ".join(low.split()), b" ".join(joined.split()))
         else:
             hits = self._every.intersection(low.translate(_WORD_BYTES).split())
+            spaced = (b" ".join(low.split()),)
         acc = 0
         bits = self._bits
         for word in hits:
@@ -261,13 +261,17 @@ class _Anchors:
             bit = left & -left
             left ^= bit
             for mask, rest in self._by_bit.get(bit, ()):
-                if acc & mask == mask and self._all(rest, low, joined, hits):
+                if acc & mask == mask and self._all(rest, low, joined, hits, spaced):
                     return True
-        return any(self._all(rest, low, joined, hits) for rest in self._pure)
+        return any(self._all(rest, low, joined, hits, spaced) for rest in self._pure)
 
     @staticmethod
     def _all(
-        clauses: tuple[_Clause, ...], low: bytes, joined: bytes, hits: frozenset[bytes]
+        clauses: tuple[_Clause, ...],
+        low: bytes,
+        joined: bytes,
+        hits: frozenset[bytes],
+        spaced: tuple[bytes, ...],
     ) -> bool:
         for clause in clauses:
             if not clause.words.isdisjoint(hits):
@@ -279,7 +283,7 @@ class _Anchors:
                 for string in strings
             ):
                 continue
-            if not any(p.search(low) or p.search(joined) for p in clause.spaced):
+            if not any(item in text for item in clause.spaced for text in spaced):
                 return False
         return True
 
