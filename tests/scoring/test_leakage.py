@@ -593,7 +593,8 @@ def test_timings() -> None:
     }
     for name, (p50, p99) in rows.items():
         print(f"{name}: p50 {p50:.1f} us, p99 {p99:.1f} us")
-    assert rows["500 chars, no context"][0] < 150
+    # linear in the answer's length (an absolute bound belongs to make bench, not to a test
+    # on a shared machine)
     assert rows["5000 chars, no context"][0] < 20 * rows["500 chars, no context"][0]
 
 
