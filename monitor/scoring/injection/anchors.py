@@ -277,13 +277,12 @@ class _Anchors:
             if not clause.words.isdisjoint(hits):
                 continue
             if any(
-                string in low or string in joined
+                any(map(low.__contains__, strings)) or any(map(joined.__contains__, strings))
                 for first, strings in clause.strings
                 if first in low
-                for string in strings
             ):
                 continue
-            if not any(item in text for item in clause.spaced for text in spaced):
+            if not any(any(map(text.__contains__, clause.spaced)) for text in spaced):
                 return False
         return True
 
