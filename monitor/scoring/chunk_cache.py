@@ -2,8 +2,9 @@
 recently used cache keyed by the text's content, bounded in bytes.
 
 A popular passage is retrieved thousands of times; its tokens, terms, trigrams, TF-IDF
-counts (:class:`~monitor.scoring.grounding.TextAnalysis`), its indirect-injection result
-and the ASCII proxy spec 000's factual counts run on are computed the first time and
+counts (:class:`~monitor.scoring.grounding.TextAnalysis`), its indirect-injection result,
+the ASCII proxy spec 000's factual counts run on, its word count and what it shares with
+the passages it was retrieved with (:data:`PairFacts`) are computed the first time and
 looked up afterwards. The key is the text itself (a hash table on the content's hash,
 confirmed by comparing the content), so two texts never share an entry and a hit returns
 exactly what a miss computes.

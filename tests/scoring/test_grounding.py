@@ -700,4 +700,4 @@ def test_two_hundred_chunks_of_five_kilobytes() -> None:
 )
 def test_adversarial_megabyte(answer: str, context: str) -> None:
     elapsed, _ = timed(answer, [context])
-    assert elapsed < 1.0
+    assert elapsed < 2.5  # backtracking would take minutes; 1 s failed under load on a slow day
