@@ -24,7 +24,13 @@ from monitor.pipeline import decode_event, process
 from monitor.scoring.chunk_cache import configure_chunk_cache
 from monitor.scoring.families import FAMILIES, ScoringInput
 
-__all__ = ["EVENTS_PER_SIZE", "bench_realtext", "bench_realtext_cli", "bench_realtext_eval"]
+__all__ = [
+    "EVENTS_PER_SIZE",
+    "bench_realtext",
+    "bench_realtext_cli",
+    "bench_realtext_eval",
+    "score_file",
+]
 
 Row = tuple[str, str, str]
 
@@ -99,6 +105,8 @@ def bench_realtext(sizes: dict[int, int] | None = None) -> list[Row]:
     return rows
 
 
+# A forked child's ru_maxrss counts the parent's pages from before exec, so the scorer is
+# started by a small wrapper process whose own footprint is a few MB.
 _MEASURE = """
 import resource, subprocess, sys
 code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode
@@ -106,7 +114,7 @@ print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 
 
-def _score(path: Path, env: dict[str, str], jobs: int = 1) -> tuple[float, float]:
+def score_file(path: Path, env: dict[str, str], jobs: int = 1) -> tuple[float, float]:
     """``ragmon score FILE`` in a fresh process: seconds and its peak RSS in MB (with
     ``jobs`` > 1, the largest of the processes')."""
     t0 = time.perf_counter()
@@ -136,7 +144,7 @@ def bench_realtext_cli(n: int, workdir: Path) -> list[Row]:
             for m in RealTextEvents(seed=3, size_kb=8, reuse=reuse).messages(n):
                 f.write(m + b"\n")
         for jobs in sorted({1, os.cpu_count() or 1}):
-            elapsed, rss_mb = _score(path, env, jobs)
+            elapsed, rss_mb = score_file(path, env, jobs)
             rows.append(
                 (
                     f"ragmon score --jobs {jobs}, {n:,} real-text 8 KB events, "
@@ -147,8 +155,10 @@ def bench_realtext_cli(n: int, workdir: Path) -> list[Row]:
             )
         if not reuse:
             budget_mb = 64
-            _, with_cache = _score(path, {**env, "MONITOR_CHUNK_CACHE_BYTES": str(budget_mb << 20)})
-            _, without = _score(path, {**env, "MONITOR_CHUNK_CACHE_BYTES": "0"})
+            _, with_cache = score_file(
+                path, {**env, "MONITOR_CHUNK_CACHE_BYTES": str(budget_mb << 20)}
+            )
+            _, without = score_file(path, {**env, "MONITOR_CHUNK_CACHE_BYTES": "0"})
             rows.append(
                 (
                     f"chunk cache footprint, {budget_mb} MiB budget, {n:,} events of new chunks",

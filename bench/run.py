@@ -24,7 +24,6 @@ import argparse
 import asyncio
 import gc
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -37,7 +36,12 @@ from aiokafka import AIOKafkaConsumer, TopicPartition
 from bench.alert_quality import report as alert_quality
 from bench.eval_bench import bench_eval, bench_eval_judge
 from bench.realtext import RealTextEvents
-from bench.realtext_bench import bench_realtext, bench_realtext_cli, bench_realtext_eval
+from bench.realtext_bench import (
+    bench_realtext,
+    bench_realtext_cli,
+    bench_realtext_eval,
+    score_file,
+)
 from monitor.config import Settings
 from monitor.demo.traffic import TrafficGenerator
 from monitor.pipeline import decode_event, score_event
@@ -139,29 +143,6 @@ def bench_families(n_events: int) -> list[Row]:
     return rows
 
 
-# A forked child's ru_maxrss counts the parent's pages from before exec, so the scorer is
-# started by a small wrapper process whose own footprint is a few MB.
-_MEASURE = """
-import resource, subprocess, sys
-code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode
-print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-"""
-
-
-def _score_file(path: Path) -> tuple[float, float]:
-    """Run ``ragmon score FILE``; seconds taken and the scorer's own peak RSS in MB."""
-    t0 = time.perf_counter()
-    out = subprocess.run(
-        [sys.executable, "-c", _MEASURE, sys.executable, "-m", "monitor", "score", str(path)],
-        capture_output=True,
-        check=True,
-        text=True,
-    ).stdout.split()
-    elapsed = time.perf_counter() - t0
-    assert out[0] in ("0", "1"), out
-    return elapsed, int(out[1]) / 1024
-
-
 def bench_score_cli(n_lines: int, workdir: Path) -> list[Row]:
     rows: list[Row] = []
     for n in (n_lines // 10, n_lines):
@@ -170,7 +151,7 @@ def bench_score_cli(n_lines: int, workdir: Path) -> list[Row]:
         with path.open("wb") as f:
             for _, value in gen.messages(n):
                 f.write(value + b"\n")
-        elapsed, rss_mb = _score_file(path)
+        elapsed, rss_mb = score_file(path, dict(os.environ))
         rows.append(
             (
                 f"ragmon score, {n:,} lines ({path.stat().st_size / 1e6:.0f} MB)",

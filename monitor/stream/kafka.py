@@ -12,13 +12,28 @@ from aiokafka.errors import TopicAlreadyExistsError
 from monitor.config import Settings
 from monitor.stream.kafka_security import security_options
 
-__all__ = ["client_options", "ensure_topics", "new_producer"]
+__all__ = ["client_options", "ensure_topics", "group_consumer_options", "new_producer"]
 
 
 def client_options(settings: Settings) -> dict[str, Any]:
     """Connection options shared by every aiokafka client of the project: the bootstrap
     servers, and TLS and SASL from :func:`~monitor.stream.kafka_security.security_options`."""
     return {"bootstrap_servers": settings.bootstrap_servers, **security_options(settings)}
+
+
+def group_consumer_options(settings: Settings, group_id: str) -> dict[str, Any]:
+    """A consumer group member's options: manual commits, from the earliest offset, the
+    configured session, and fetches as large as the largest message allowed."""
+    return {
+        **client_options(settings),
+        "group_id": group_id,
+        "enable_auto_commit": False,
+        "auto_offset_reset": "earliest",
+        "session_timeout_ms": int(settings.session_timeout_s * 1000),
+        "heartbeat_interval_ms": int(settings.heartbeat_interval_s * 1000),
+        "max_partition_fetch_bytes": settings.max_message_bytes,
+        "fetch_max_bytes": max(settings.max_message_bytes, 52_428_800),
+    }
 
 
 def new_producer(settings: Settings, *, linger_ms: int = 5) -> AIOKafkaProducer:

@@ -35,7 +35,7 @@ from aiokafka.abc import ConsumerRebalanceListener
 from monitor.config import Settings
 from monitor.errors import EventError
 from monitor.events.otel import CompletedTrace, Source, TraceAssembler, decode_traces, map_trace
-from monitor.stream.kafka import client_options
+from monitor.stream.kafka import group_consumer_options
 from monitor.stream.scoring_loop import (
     RECORD_OVERHEAD_BYTES,
     _leave_even_in_generation_0,
@@ -127,16 +127,7 @@ class OtlpBridge:
 
     async def start(self) -> None:
         s = self.settings
-        self.consumer = AIOKafkaConsumer(
-            **client_options(s),
-            group_id=f"{s.consumer_group}-otlp",
-            enable_auto_commit=False,
-            auto_offset_reset="earliest",
-            session_timeout_ms=int(s.session_timeout_s * 1000),
-            heartbeat_interval_ms=int(s.heartbeat_interval_s * 1000),
-            max_partition_fetch_bytes=s.max_message_bytes,
-            fetch_max_bytes=max(s.max_message_bytes, 52_428_800),
-        )
+        self.consumer = AIOKafkaConsumer(**group_consumer_options(s, f"{s.consumer_group}-otlp"))
         self.consumer.subscribe([s.otlp_topic], listener=_Rebalance(self))
         await self.consumer.start()
 

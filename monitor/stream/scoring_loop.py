@@ -47,7 +47,7 @@ from monitor.events.dead_letter import DeadLetter, DeadLetterError
 from monitor.events.scored_event import ScoredEvent
 from monitor.pipeline import process
 from monitor.stream.aggregation import AggregationStage
-from monitor.stream.kafka import client_options, new_producer
+from monitor.stream.kafka import group_consumer_options, new_producer
 from monitor.stream.window_feed import WindowFeed
 from monitor.windows.labels import LabelPolicy
 from monitor.windows.partial import SourceRange
@@ -246,20 +246,10 @@ class ScoringLoop:
 
     async def start(self) -> None:
         s = self.settings
-        options = client_options(s)
         if self.producer is None:
             self.producer = new_producer(s)
             await self.producer.start()
-        self.consumer = AIOKafkaConsumer(
-            **options,
-            group_id=s.consumer_group,
-            enable_auto_commit=False,
-            auto_offset_reset="earliest",
-            session_timeout_ms=int(s.session_timeout_s * 1000),
-            heartbeat_interval_ms=int(s.heartbeat_interval_s * 1000),
-            max_partition_fetch_bytes=s.max_message_bytes,
-            fetch_max_bytes=max(s.max_message_bytes, 52_428_800),
-        )
+        self.consumer = AIOKafkaConsumer(**group_consumer_options(s, s.consumer_group))
         self.consumer.subscribe([s.events_topic], listener=_Rebalance(self))
         await self.consumer.start()
 
