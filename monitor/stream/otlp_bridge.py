@@ -83,8 +83,11 @@ class OtlpStats:
 
 
 class _Rebalance(ConsumerRebalanceListener):  # type: ignore[misc]
-    """Partitions move only between batches; after a move every partition is read again
-    from its committed offset (the waiting traces are forgotten)."""
+    """Partitions move only between batches, and the waiting traces are forgotten. After a
+    move every partition is read again from its committed offset: aiokafka gives each new
+    assignment fresh positions from the committed offsets. Seeking here as well would race
+    its fetcher, which may already have delivered records by the time this listener runs,
+    and so those records would be read twice."""
 
     def __init__(self, bridge: OtlpBridge) -> None:
         self._bridge = bridge
@@ -94,7 +97,7 @@ class _Rebalance(ConsumerRebalanceListener):  # type: ignore[misc]
             self._bridge.forget()
 
     async def on_partitions_assigned(self, assigned: set[TopicPartition]) -> None:
-        await self._bridge.rewind(assigned)
+        pass
 
 
 class OtlpBridge:
@@ -145,7 +148,8 @@ class OtlpBridge:
         self.stats.pending_traces = 0
 
     async def rewind(self, partitions: set[TopicPartition]) -> None:
-        """Read ``partitions`` again from their committed offsets (the beginning if none)."""
+        """Read ``partitions`` again from their committed offsets (the beginning if none),
+        after a failed batch."""
         assert self.consumer is not None
         for tp in partitions:
             committed = await self.consumer.committed(tp)
