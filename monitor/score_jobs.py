@@ -16,6 +16,7 @@ from itertools import islice
 
 from monitor.pipeline import score_lines
 from monitor.scoring.score_scale import ScoreScales
+from monitor.scoring.warm_up import warm_up
 
 __all__ = ["BLOCK_LINES", "score_lines_in_processes"]
 
@@ -30,6 +31,7 @@ def score_lines_in_processes(
     source = iter(lines)
     pending: deque[Future[list[tuple[bytes, bool]]]] = deque()
     first = 1
+    warm_up()  # the forked processes share the tables instead of each building them
     with ProcessPoolExecutor(jobs) as pool:
         while True:
             while len(pending) < 2 * jobs:

@@ -46,6 +46,7 @@ from monitor.errors import EventError
 from monitor.events.dead_letter import DeadLetter, DeadLetterError
 from monitor.events.scored_event import ScoredEvent
 from monitor.pipeline import process
+from monitor.scoring.warm_up import warm_up
 from monitor.stream.aggregation import AggregationStage
 from monitor.stream.kafka import group_consumer_options, new_producer
 from monitor.stream.window_feed import WindowFeed
@@ -246,6 +247,7 @@ class ScoringLoop:
 
     async def start(self) -> None:
         s = self.settings
+        warm_up()  # before joining the group: the first event does not wait for it
         if self.producer is None:
             self.producer = new_producer(s)
             await self.producer.start()

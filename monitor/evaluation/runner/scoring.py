@@ -23,6 +23,7 @@ from monitor.evaluation.runner.frozen_heap import frozen_heap
 from monitor.evaluation.target import TargetResult
 from monitor.pipeline import score_event
 from monitor.scoring.score_scale import UNDECLARED, ScoreScales
+from monitor.scoring.warm_up import warm_up
 
 __all__ = ["PARALLEL_MIN_CASES", "score_case", "score_cases"]
 
@@ -94,6 +95,7 @@ def score_cases(
     if workers > 1 and forkable and len(cases) >= PARALLEL_MIN_CASES:
         ranges = [(i, min(i + _RANGE, len(cases))) for i in range(0, len(cases), _RANGE)]
         _job = (cases, live, perspectives, keep_traces, score_scales)
+        warm_up()  # the forked workers share the tables instead of each building them
         try:  # frozen: the children's collector leaves the inherited heap uncopied
             with frozen_heap(), multiprocessing.get_context("fork").Pool(workers) as pool:
                 for part in pool.imap(_score_range, ranges):

@@ -13,6 +13,8 @@ separators (:func:`~.normalisation.plain_bytes`; its copy without the separators
 checked too) and costs a few byte translations, one tokenisation, one set intersection
 (the whole-word clauses are bits of one integer) and, for the rare rule whose whole-word
 clauses all hold, a few substring tests. Any other text is not quiet: it is scored in full.
+Where the ``hyperscan`` wheel loads, :mod:`.anchor_scan` gives the same answers in one
+pass over the text.
 
 >>> quiet("Employees receive 10 paid sick days per year, which do not carry over.")
 True
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from monitor.scoring.injection.anchor_scan import scanner
 from monitor.scoring.injection.bank import is_word_char
 from monitor.scoring.injection.normalisation import plain_bytes
 
@@ -297,8 +300,10 @@ def quiet(text: str) -> bool:
     if plain is None:
         return False
     low, joined = plain
+    scan = scanner()  # the same answers in one Hyperscan pass, where the wheel loads
+    may_match = _ANCHORS.may_match if scan is None else scan.may_match
     if b"revers" in low or b"backward" in low:  # copies() matches the text reversed too
         backwards = low[::-1]
-        if _ANCHORS.may_match(backwards, backwards):
+        if may_match(backwards, backwards):
             return False
-    return not _ANCHORS.may_match(low, joined)
+    return not may_match(low, joined)
