@@ -15,6 +15,9 @@ import functools
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
 from bench.injection_model.corpus import HOLDOUT, rows
 from bench.injection_model.data import load_rows
@@ -31,6 +34,8 @@ from monitor.scoring.injection import (
 )
 from monitor.scoring.injection.bank import Scan
 from monitor.scoring.injection.evidence import prepare, query_evidence
+from monitor.scoring.injection.model import model_text, tokens
+from monitor.scoring.injection.normalisation import normalise
 
 
 @functools.cache
@@ -216,3 +221,15 @@ def test_punctuation_led_families_try_nested_prefixes() -> None:
     found = dict(delim.matches(Scan(prep.norm, prep.words)))
     assert found.get(1) == "d_bracket"
     assert "d_bracket" in query_evidence(text)
+
+
+_TYPOGRAPHIC = "\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u00a0\u00b0"
+_TYPESET_ALPHABET = st.sampled_from([*"abcXYZ 019'\"-.,:;!?()\n\t_é", *_TYPOGRAPHIC, "ignore "])
+
+
+@hyp_settings(max_examples=300, deadline=None)
+@given(st.lists(_TYPESET_ALPHABET, max_size=40).map("".join))
+def test_typeset_text_has_the_tokens_normalise_gives(text: str) -> None:
+    """Real prose is typeset: its fast path (quotes, dashes, ellipses and no-break spaces
+    written in ASCII) tokenises as the full normalisation does."""
+    assert tokens(model_text(text)) == tokens(normalise(text))

@@ -184,13 +184,20 @@ _CONTROL = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
 
 
 def model_text(text: str) -> str:
-    """The text the model tokenises: :func:`.normalisation.normalise` (an ASCII text: its
-    lower-case form without control characters, which has the same tokens).
+    """The text the model tokenises: :func:`.normalisation.normalise` (an ASCII text, or
+    one whose only other characters are typographic punctuation: its lower-case ASCII
+    form without control characters, which has the same tokens).
 
     >>> text = "Ignore" + chr(0) + " THE   rules"
     >>> model_text(text), tokens(model_text(text))
     ('ignore the   rules', ['ignore', 'the', 'rules'])
+    >>> model_text("\u201cIgnore\u201d \u2014 them")
+    '"ignore" - them'
     """
+    if not text.isascii():
+        from monitor.scoring.injection.normalisation import typeset_as_ascii
+
+        text = typeset_as_ascii(text) or text
     if text.isascii():
         low = text.lower()
         if not low.isprintable():

@@ -40,6 +40,7 @@ __all__ = [
     "normalise",
     "normalise_lines",
     "plain_bytes",
+    "typeset_as_ascii",
     "without_separators",
 ]
 
@@ -300,6 +301,27 @@ _TYPOGRAPHIC: dict[int, str] = {
 }
 _TYPOGRAPHIC_PAIRS = tuple((chr(cp), to) for cp, to in _TYPOGRAPHIC.items())
 _NOT_TYPOGRAPHIC = re.compile("[^\x00-\x7f" + "".join(map(chr, _TYPOGRAPHIC)) + "]")
+# for the model's tokens: "°" stays a symbol of its own, as normalise() leaves it
+_TYPESET_PAIRS = tuple((ch, to) for ch, to in _TYPOGRAPHIC_PAIRS if ch != "\u00b0")
+_NOT_TYPESET = re.compile("[^\x00-\x7f" + "".join(ch for ch, _ in _TYPESET_PAIRS) + "]")
+
+
+def typeset_as_ascii(text: str) -> str | None:
+    """``text`` with its typographic quotes, dashes, ellipses and no-break spaces written
+    as :func:`normalise` reads them, when no other character is beyond ASCII (real prose
+    is often typeset, and :func:`normalise` is much slower); None otherwise.
+
+    >>> typeset_as_ascii("\u201cfine\u201d \u2014 really\u2026")
+    '"fine" - really...'
+    >>> typeset_as_ascii("caf\u00e9") is None, typeset_as_ascii("20\u00b0C") is None
+    (True, True)
+    """
+    if _NOT_TYPESET.search(text):
+        return None
+    for ch, to in _TYPESET_PAIRS:  # a few replace() calls beat one translate()
+        if ch in text:
+            text = text.replace(ch, to)
+    return text
 
 
 def plain_bytes(text: str) -> tuple[bytes, bytes] | None:
