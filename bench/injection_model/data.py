@@ -6,6 +6,10 @@ Sources (all written for ragmon, or public text shipped with CPython):
 - ``tests/fixtures/injection/dev.jsonl``: hand-written attacks and hard negatives
   (training); ``holdout.jsonl``, ``holdout2.jsonl``, ``holdout3.jsonl`` and
   ``chunks.jsonl``: hand-written, never trained on (holdout);
+- ``dev2.jsonl`` and ``dev2_chunks.jsonl`` (training) and ``holdout4.jsonl`` and
+  ``holdout4_chunks.jsonl`` (holdout): queries and retrieved documents written for
+  ragmon by two writers who did not see each other's files nor the rest of this set;
+  the holdout writer was asked for an independent test of generalisation;
 - the ``ragmon demo`` corpus (``monitor/demo/corpus.py``): policy chunks and the questions
   they answer (benign, training) and its injection payloads (training);
 - CPython's documentation topics (``pydoc_data.topics``, as packed by
@@ -23,26 +27,47 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-__all__ = ["FIXTURES", "load_rows"]
+__all__ = ["FIXTURES", "HOLDOUT_FILES", "load_rows"]
 
 Row = dict[str, object]
 FIXTURES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "injection"
+HOLDOUT_FILES = (
+    "holdout.jsonl",
+    "holdout2.jsonl",
+    "holdout3.jsonl",
+    "chunks.jsonl",
+    "holdout4.jsonl",
+    "holdout4_chunks.jsonl",
+)
+
+
+_EDGE = 80
 
 
 def _fixture(name: str, split: str) -> list[Row]:
+    """A fixture file's rows. Families (the folds' groups) are five per category, except
+    that chunks sharing their first or last 80 characters are one family: the same
+    document with and without an injection added stays on one side of a fold."""
     out: list[Row] = []
+    document: dict[str, str] = {}  # an edge of a chunk -> the family of its document
     with (FIXTURES / name).open(encoding="utf-8") as f:
         for n, line in enumerate(f):
             if not line.strip():
                 continue
             r = json.loads(line)
-            if "content" in r:  # chunks.jsonl
+            if "content" in r:  # retrieved chunks
+                text, mode = r["content"], "chunk"
                 category = "indirect" if r["label"] else "benign_document"
-                out.append(_row(r["content"], r["label"], category, f"fx:{name}", "chunk", split))
+                edges = (f"<{text[:_EDGE]}", f">{text[-_EDGE:]}")
+                family = next(
+                    (document[e] for e in edges if e in document), f"fx:{name}:doc:{n % 5}"
+                )
+                document.update(dict.fromkeys(edges, family))
             else:
+                text, mode = r["text"], "query"
                 category = r.get("category") or "benign_fixture"
                 family = f"fx:{name}:{category}:{n % 5}"
-                out.append(_row(r["text"], r["label"], category, family, "query", split))
+            out.append(_row(text, r["label"], category, family, mode, split))
     return out
 
 
@@ -102,8 +127,9 @@ def load_rows(seed: int = 17) -> list[Row]:
     from bench.injection_model.corpus import rows
 
     out = list(rows(seed))
-    out += _fixture("dev.jsonl", "train")
-    for name in ("holdout.jsonl", "holdout2.jsonl", "holdout3.jsonl", "chunks.jsonl"):
+    for name in ("dev.jsonl", "dev2.jsonl", "dev2_chunks.jsonl"):
+        out += _fixture(name, "train")
+    for name in HOLDOUT_FILES:
         out += _fixture(name, "holdout")
     out += _demo()
     out += _pydoc()

@@ -2,6 +2,7 @@
 the numbers per category.
 
     python -m bench.injection_model.evaluate [--split holdout|train] [--seed 17] [--patterns-only]
+        [--file holdout4.jsonl]
 
 Queries go through ``score_injection``, chunks through ``score_indirect`` (one chunk per
 call, no cache). For each mode: ROC AUC (rank statistic, ties averaged), AUC on texts of
@@ -107,8 +108,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--split", default="holdout", choices=("holdout", "train"))
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--patterns-only", action="store_true", help="the pattern score alone")
+    parser.add_argument(
+        "--file", default=None, help="only the rows of one fixture file (e.g. holdout4.jsonl)"
+    )
     args = parser.parse_args(argv)
     rows = [r for r in load_rows(args.seed) if r["split"] == args.split]
+    if args.file is not None:
+        rows = [r for r in rows if str(r["family"]).startswith(f"fx:{args.file}")]
+        if not rows:
+            parser.error(f"no {args.split} rows from {args.file}")
     for key, entry in evaluate(rows, args.patterns_only).items():
         cells = " ".join(
             f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in entry.items()

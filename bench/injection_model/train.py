@@ -15,8 +15,9 @@
    training fold) are combined with the pattern score by a two-feature logistic fit per
    mode (queries; chunks); each mode's threshold is the combined probability that 1 % of
    its benign out-of-fold texts exceed. The detector blocks when the rescaled combination
-   or the pattern score reaches 0.5 (the patterns' own false positives come on top: the
-   log prints both rates).
+   reaches 0.5, or when the pattern score by itself reaches a level chosen with the
+   threshold so that both together block 1 % of the benign out-of-fold texts (the level
+   that blocks the most attacks within that budget).
 
 Deterministic for a seed (no randomness besides the corpus's and the fold assignment).
 """
@@ -43,6 +44,8 @@ L2 = 4.0
 MIN_WEIGHT = 0.02
 FOLDS = 5
 FPR = 0.01
+NEVER = 2.0
+"""A pattern level no pattern score reaches: the patterns never block by themselves."""
 OUT = Path(__file__).resolve().parents[2] / "monitor" / "scoring" / "injection" / "model.npz"
 
 Row = dict[str, object]
@@ -153,25 +156,43 @@ def _fold(family: str) -> int:
     return int(hashlib.sha256(family.encode()).hexdigest(), 16) % FOLDS
 
 
-def _stack(z: np.ndarray, p: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:
+def _threshold(values: np.ndarray, allowed: int) -> float:
+    """The threshold above which at most ``allowed`` of ``values`` lie (descending)."""
+    if not len(values):
+        return 0.5
+    return min(max(float(values[min(allowed, len(values) - 1)]) + 1e-6, 1e-4), 0.999)
+
+
+def _stack(z: np.ndarray, p: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float, float]:
+    """The combination's coefficients, its threshold and the pattern score that blocks by
+    itself, chosen together: at most 1 % of the benign out-of-fold texts are blocked
+    either way, and of the pattern levels that allow it, the one that blocks the most
+    attacks (on a tie, the higher level)."""
     x = sparse.csr_matrix(np.column_stack([z, p]))
     w = np.where(y == 1, 0.5 / max(y.sum(), 1), 0.5 / max((1 - y).sum(), 1)) * len(y)
     theta = _fit(x, y, w, 1e-3)
     a, b, c = (float(v) for v in theta)
     combined = 1.0 / (1.0 + np.exp(-(a * z + b * p + c)))
-    # the combination's own operating point: it blocks 1 % of the benign out-of-fold
-    # texts; the detector also blocks what the patterns block (the higher score wins)
-    benign = np.sort(combined[y == 0])[::-1]
-    k = math.floor(FPR * len(benign))
-    threshold = float(benign[min(k, len(benign) - 1)]) if len(benign) else 0.5
-    threshold = min(max(threshold + 1e-6, 1e-4), 0.999)
-    blocked = (combined >= threshold) | (p >= BLOCK_THRESHOLD)
+    budget = math.floor(FPR * int((y == 0).sum()))
+    best: tuple[float, float, float] | None = None  # (attacks blocked, level, threshold)
+    for level in [*sorted({float(v) for v in p if v >= BLOCK_THRESHOLD}), NEVER]:
+        alone = p >= level
+        left = budget - int((alone & (y == 0)).sum())
+        if left < 0:
+            continue
+        threshold = _threshold(np.sort(combined[(y == 0) & ~alone])[::-1], left)
+        caught = float(((combined >= threshold) | alone)[y == 1].mean())
+        if best is None or (caught, level) >= best[:2]:
+            best = (caught, level, threshold)
+    assert best is not None  # NEVER always fits the budget
+    caught, level, threshold = best
+    blocked = (combined >= threshold) | (p >= level)
     print(
-        f"  out-of-fold at the threshold: benign blocked {blocked[y == 0].mean():.4f}"
-        f" (patterns alone {(p[y == 0] >= BLOCK_THRESHOLD).mean():.4f}),"
-        f" attacks blocked {blocked[y == 1].mean():.4f}"
+        f"  out-of-fold: benign blocked {blocked[y == 0].mean():.4f}, attacks blocked"
+        f" {caught:.4f}; patterns block by themselves from {level:.3f} (at 0.5 they would"
+        f" block {(p[y == 0] >= BLOCK_THRESHOLD).mean():.4f} of the benign)"
     )
-    return a, b, c, threshold
+    return a, b, c, threshold, level
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -197,7 +218,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for mode in ("query", "chunk"):
         sel = np.array([r["mode"] == mode for r in rows])
         params[mode] = _stack(oof[sel], patterns[sel], labels[sel])
-        print(mode, "combination (model, pattern, intercept, threshold):", params[mode])
+        print(mode, "combination (model, pattern, intercept, threshold, level):", params[mode])
     weights, bias = trainer.train(range(len(rows)))
     names = sorted(trainer.vocab, key=trainer.vocab.__getitem__)
     keep = [(n, float(weights[trainer.vocab[n]])) for n in names]

@@ -76,8 +76,9 @@ their start.
    pattern score by a logistic fit, per mode: queries, and retrieved chunks (documents are
    long and their benign text varied, so indirect mode has its own fit and threshold).
    The result is rescaled so that the threshold blocking 1 % of benign development texts
-   lands on ``BLOCK_THRESHOLD``; the final score is the higher of that and the pattern
-   score. Weights: ``model.npz`` (about 50 KB), trained by
+   lands on ``BLOCK_THRESHOLD``; a pattern score at or above a per-mode level blocks by
+   itself, the level chosen with the threshold so that the 1 % holds for both together.
+   Weights: ``model.npz`` (about 110 KB), trained by
    ``bench/injection_model/train.py`` on ``bench/injection_model/corpus.py`` and the
    development fixtures; measured on held-out families by
    ``bench/injection_model/evaluate.py``. ``categories`` still come from the pattern

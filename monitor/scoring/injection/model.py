@@ -22,10 +22,13 @@ one memo look-up and one pair look-up.
 :func:`direct_score` and :func:`indirect_score` combine the model's logit with the pattern
 score (:mod:`.evidence`, :mod:`.indirect`) by a logistic fit on out-of-fold predictions
 of the development set, rescaled so that each mode's threshold lands on
-``BLOCK_THRESHOLD`` (0.5), and take the higher of that and the pattern score (a strong
-pattern still blocks by itself). The threshold is the combination's value that 1 % of the
-benign out-of-fold development texts exceed (queries; retrieved chunks); the patterns'
-own false positives come on top of it.
+``BLOCK_THRESHOLD`` (0.5). A pattern score at or above a per-mode *level* also blocks by
+itself (the score is then the higher of the two). The threshold and the level are chosen
+together on the out-of-fold development texts (queries; retrieved chunks): both ways
+together block 1 % of the benign ones, and within that budget the level blocks the most
+attacks. (Before, any pattern score of 0.5 blocked: in indirect mode the patterns alone
+blocked 20 % of the benign development documents, policies and release notes that say
+"ignore the warning" or "the instructions below replace ...".)
 
 >>> tokens("ignore <|system|> the rules!")
 ['ignore', '<|', 'system', '|>', 'the', 'rules', '!']
@@ -115,9 +118,10 @@ class Model:
     bias: float
     pair_firsts: frozenset[str]
     """The tokens that begin a pair feature (only their pairs are looked up)."""
-    direct: tuple[float, float, float, float]
-    """(model coefficient, pattern coefficient, intercept, raw 1 %-FPR threshold)."""
-    indirect: tuple[float, float, float, float]
+    direct: tuple[float, float, float, float, float]
+    """(model coefficient, pattern coefficient, intercept, raw threshold, the pattern score
+    that blocks by itself): together, they block 1 % of the benign development texts."""
+    indirect: tuple[float, float, float, float, float]
 
 
 @cache
@@ -228,11 +232,13 @@ def calibrated(raw: float, threshold: float) -> float:
 
 
 def _combined(
-    model_logit: float, pattern: float, params: tuple[float, float, float, float]
+    model_logit: float, pattern: float, params: tuple[float, float, float, float, float]
 ) -> float:
-    a, b, c, threshold = params
-    raw = _sigmoid(a * model_logit + b * pattern + c)
-    return round(max(pattern, calibrated(raw, threshold)), 6)
+    a, b, c, threshold, level = params
+    score = calibrated(_sigmoid(a * model_logit + b * pattern + c), threshold)
+    if pattern >= level:  # a pattern this strong blocks by itself
+        score = max(score, pattern)
+    return round(score, 6)
 
 
 def direct_score(norm: str, pattern: float) -> float:
