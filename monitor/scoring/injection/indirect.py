@@ -7,8 +7,10 @@ rules here, for text addressed to the model ("AI assistant: ignore the user's qu
 "if you are an AI ..."). The result is the highest-scoring chunk's. Chunks that discuss
 attacks (security-awareness pages quoting "ignore previous instructions") count 0.4 times.
 
-Almost no real chunk can match any of these rules, and most chunks are cleared before any
-rule runs by the pre-check of :mod:`.anchors`. The learned model
+Almost no real chunk can match any of these rules: most chunks are cleared before any rule
+runs by the pre-check of :mod:`.anchors`, and of the others only the families holding a
+rule the pre-check could not rule out are run (a family of rules that cannot match adds
+nothing; skipping it changes no evidence and no order). The learned model
 (:mod:`.model`) then scores every chunk, with the pattern score as one of its inputs.
 
 Results per chunk content are kept in the process's chunk cache
@@ -31,7 +33,7 @@ from monitor.events.construct import construct
 from monitor.events.rag_event import Chunk
 from monitor.events.scored_event import Injection
 from monitor.scoring.chunk_cache import chunk_cache
-from monitor.scoring.injection.anchors import quiet
+from monitor.scoring.injection.anchors import possible_rules
 from monitor.scoring.injection.bank import Scan, bank, collect
 from monitor.scoring.injection.catalogue import FAMILIES, build, select
 from monitor.scoring.injection.common import (
@@ -158,17 +160,24 @@ def _damp_discussion(evidence: Evidence, norm: str) -> None:
 def chunk_evidence(text: str) -> Evidence:
     """The evidence items of one retrieved chunk."""
     evidence: Evidence = {}
-    if quiet(text):
+    possible = possible_rules(text)  # None: any rule may match
+    if possible is not None and not possible:
         return evidence
     prep = prepare(text)
     if prep is None:
         return evidence
     norm, tokens = prep.norm, prep.tokens
-    families = [f for f in select(tokens, not norm.isascii(), prep.has_delim) if f.indirect]
+    families = [
+        f
+        for f in select(tokens, not norm.isascii(), prep.has_delim)
+        if f.indirect and (possible is None or not f.indirect.isdisjoint(possible))
+    ]
     scans = [Scan(c, prep.words) for c in (*prep.plain, *prep.obfuscated)]
     if families:
         collect(families, scans, evidence, only_indirect=True)
-    if not INDIRECT.gates[0].isdisjoint(tokens):
+    if not INDIRECT.gates[0].isdisjoint(tokens) and (
+        possible is None or not possible.isdisjoint(INDIRECT.rules)
+    ):
         collect((INDIRECT,), scans, evidence, only_indirect=False)
     if evidence:
         adjust(evidence, norm, tokens)
