@@ -10,6 +10,11 @@ Sources (all written for ragmon, or public text shipped with CPython):
   ``holdout4_chunks.jsonl`` (holdout): queries and retrieved documents written for
   ragmon by two writers who did not see each other's files nor the rest of this set;
   the holdout writer was asked for an independent test of generalisation;
+- ``dev3_chunks.jsonl`` (training) and ``holdout5_chunks.jsonl`` (holdout): retrieved
+  documents written by two more writers, the first after reading only ``dev2_chunks``
+  (to write what it lacks: most attacks avoid "ignore", "previous" and "instructions"),
+  the second after reading nothing of the project; holdout5 attacks carry the technique
+  they use (their category here is ``indirect_<technique>``);
 - the ``ragmon demo`` corpus (``monitor/demo/corpus.py``): policy chunks and the questions
   they answer (benign, training) and its injection payloads (training);
 - CPython's documentation topics (``pydoc_data.topics``, as packed by
@@ -38,6 +43,7 @@ HOLDOUT_FILES = (
     "chunks.jsonl",
     "holdout4.jsonl",
     "holdout4_chunks.jsonl",
+    "holdout5_chunks.jsonl",
 )
 
 
@@ -58,6 +64,8 @@ def _fixture(name: str, split: str) -> list[Row]:
             if "content" in r:  # retrieved chunks
                 text, mode = r["content"], "chunk"
                 category = "indirect" if r["label"] else "benign_document"
+                if r["label"] and "technique" in r:  # holdout5: how the injection is made
+                    category = f"indirect_{r['technique']}"
                 edges = (f"<{text[:_EDGE]}", f">{text[-_EDGE:]}")
                 family = next(
                     (document[e] for e in edges if e in document), f"fx:{name}:doc:{n % 5}"
@@ -127,7 +135,7 @@ def load_rows(seed: int = 17) -> list[Row]:
     from bench.injection_model.corpus import rows
 
     out = list(rows(seed))
-    for name in ("dev.jsonl", "dev2.jsonl", "dev2_chunks.jsonl"):
+    for name in ("dev.jsonl", "dev2.jsonl", "dev2_chunks.jsonl", "dev3_chunks.jsonl"):
         out += _fixture(name, "train")
     for name in HOLDOUT_FILES:
         out += _fixture(name, "holdout")

@@ -10,7 +10,13 @@
    positives (weight ``1/windows``), then, in a second round, only its highest-scoring
    window (multiple-instance learning: the payload sits in one window of a document).
 3. L2-regularised logistic regression (L-BFGS) over the features that occur in at least
-   two training texts; weights under :data:`MIN_WEIGHT` are dropped.
+   two training texts; weights under :data:`MIN_WEIGHT` are dropped. Two models are fitted
+   on every text: the query model, and the chunk model, for which a retrieved chunk's
+   features also come as ``k:`` copies (what documents need apart from queries; a
+   chunk feature's weight is then the sum of the two). Out of fold, with dev3, the chunk
+   model blocked 0.600 of the chunk attacks at 1 % benign instead of 0.468 for the
+   query model's weights; the queries' own copies cost queries 0.886 -> 0.832, so queries
+   have no copies.
 4. Out-of-fold logits (5 folds, grouped by family so a family is never in its own
    training fold) are combined with the pattern score by a two-feature logistic fit per
    mode (queries; chunks); each mode's threshold is the combined probability that 1 % of
@@ -51,14 +57,17 @@ OUT = Path(__file__).resolve().parents[2] / "monitor" / "scoring" / "injection" 
 Row = dict[str, object]
 
 
-def text_windows(text: str) -> list[list[str]]:
-    """The feature lists of a text's windows (as :func:`model.logit` scores them)."""
+def text_windows(text: str, chunk: bool = False) -> list[list[str]]:
+    """The feature lists of a text's windows (as :func:`model.logit` scores them); with
+    ``chunk``, each feature comes twice, as itself and as its chunk-only copy."""
     toks = m.tokens(normalise(text))
     if not toks:
         return [[]]
     per_pos = [m.token_features(t) for t in toks]
     for i in range(len(toks) - 1):
         per_pos[i] = [*per_pos[i], f"b:{toks[i]} {toks[i + 1]}"]
+    if chunk:
+        per_pos = [[*p, *(m.CHUNK + f for f in p)] for p in per_pos]
     return [[f for p in per_pos[s:e] for f in p] for s, e in m.windows(len(toks))]
 
 
@@ -93,22 +102,47 @@ def _fit(x: sparse.csr_matrix, y: np.ndarray, w: np.ndarray, l2: float) -> np.nd
     return np.asarray(res.x)
 
 
-class Trainer:
-    def __init__(self, rows: Sequence[Row]) -> None:
+Windows = list[list[str]]
+Weights = tuple[np.ndarray, float]
+"""A linear model over one vocabulary: its weights and its bias."""
+
+
+def _vocab(texts: Sequence[Windows]) -> dict[str, int]:
+    """The features that occur in at least two of the texts, numbered."""
+    df: dict[str, int] = {}
+    for wins in texts:
+        for f in {f for win in wins for f in win}:
+            df[f] = df.get(f, 0) + 1
+    return {f: i for i, f in enumerate(sorted(f for f, c in df.items() if c >= 2))}
+
+
+class _Fit:
+    """One model's training texts (as windows of features) and vocabulary."""
+
+    def __init__(self, rows: Sequence[Row], texts: list[Windows]) -> None:
         self.rows = rows
-        self.wins = [text_windows(str(r["text"])) for r in rows]
-        df: dict[str, int] = {}
-        for wins in self.wins:
-            for f in {f for win in wins for f in win}:
-                df[f] = df.get(f, 0) + 1
-        self.vocab = {f: i for i, f in enumerate(sorted(f for f, c in df.items() if c >= 2))}
+        self.texts = texts
+        self.vocab = _vocab(texts)
+
+    def _counts(self, i: int) -> list[dict[int, float]]:
+        out = []
+        for win in self.texts[i]:
+            counts: dict[int, float] = {}
+            for f in win:
+                j = self.vocab.get(f)
+                if j is not None:
+                    counts[j] = counts.get(j, 0.0) + 1.0
+            out.append(counts)
+        return out
 
     def _matrix(
         self, idx: Sequence[int], chosen: dict[int, int] | None
     ) -> tuple[sparse.csr_matrix, np.ndarray, np.ndarray]:
-        data, cols, indptr, ys, ws = [], [], [0], [], []
+        data: list[float] = []
+        cols: list[int] = []
+        indptr, ys, ws = [0], [], []
         for i in idx:
-            wins = self.wins[i]
+            wins = self._counts(i)
             label = int(self.rows[i]["label"])  # type: ignore[call-overload]
             if label == 1 and len(wins) > 1 and chosen is not None:
                 items = [(wins[chosen[i]], 1.0)]
@@ -116,12 +150,7 @@ class Trainer:
                 items = [(win, 1.0 / len(wins)) for win in wins]
             else:
                 items = [(win, 1.0 / math.sqrt(len(wins))) for win in wins]
-            for win, weight in items:
-                counts: dict[int, float] = {}
-                for f in win:
-                    j = self.vocab.get(f)
-                    if j is not None:
-                        counts[j] = counts.get(j, 0.0) + 1.0
+            for counts, weight in items:
                 cols.extend(counts)
                 data.extend(counts.values())
                 indptr.append(len(cols))
@@ -130,26 +159,50 @@ class Trainer:
         x = sparse.csr_matrix((data, cols, indptr), shape=(len(ys), len(self.vocab)))
         return x, np.array(ys, float), np.array(ws, float)
 
-    def train(self, idx: Sequence[int]) -> tuple[np.ndarray, float]:
+    def train(self, idx: Sequence[int]) -> Weights:
+        """Every window of an attack, then only its highest window (multiple instances)."""
         x, y, w = self._matrix(idx, None)
         theta = _fit(x, y, w, L2)
+        first: Weights = (theta[:-1], float(theta[-1]))
         chosen = {}
         for i in idx:
-            if int(self.rows[i]["label"]) == 1 and len(self.wins[i]) > 1:  # type: ignore[call-overload]
-                chosen[i] = int(np.argmax(self._window_logits(i, theta)))
+            if int(self.rows[i]["label"]) == 1 and len(self.texts[i]) > 1:  # type: ignore[call-overload]
+                chosen[i] = int(np.argmax(self.window_logits(i, first)))
         x, y, w = self._matrix(idx, chosen)
         theta = _fit(x, y, w, L2)
         return theta[:-1], float(theta[-1])
 
-    def _window_logits(self, i: int, theta: np.ndarray) -> list[float]:
-        out = []
-        for win in self.wins[i]:
-            out.append(sum(theta[self.vocab[f]] for f in win if f in self.vocab) + theta[-1])
-        return out
+    def window_logits(self, i: int, model: Weights) -> list[float]:
+        weights, bias = model
+        return [sum(weights[j] * c for j, c in counts.items()) + bias for counts in self._counts(i)]
 
-    def text_logit(self, i: int, weights: np.ndarray, bias: float) -> float:
-        theta = np.append(weights, bias)
-        return max(self._window_logits(i, theta))
+
+class Trainer:
+    """The query model (every text's features) and the chunk model (the same, plus a
+    chunk's features again as their ``k:`` copies, so what documents need besides is
+    learnt apart from what they share with queries), each fitted on every text."""
+
+    def __init__(self, rows: Sequence[Row]) -> None:
+        self.rows = rows
+        plain = [text_windows(str(r["text"])) for r in rows]
+        self.query = _Fit(rows, plain)
+        copies = [
+            text_windows(str(r["text"]), chunk=True) if _chunk(r) else wins
+            for r, wins in zip(rows, plain, strict=True)
+        ]
+        self.chunk = _Fit(rows, copies)
+
+    def train(self, idx: Sequence[int]) -> tuple[Weights, Weights]:
+        return self.query.train(idx), self.chunk.train(idx)
+
+    def text_logit(self, i: int, query: Weights, chunk: Weights) -> float:
+        if _chunk(self.rows[i]):
+            return max(self.chunk.window_logits(i, chunk))
+        return max(self.query.window_logits(i, query))
+
+
+def _chunk(row: Row) -> bool:
+    return row["mode"] == "chunk"
 
 
 def _fold(family: str) -> int:
@@ -195,6 +248,20 @@ def _stack(z: np.ndarray, p: np.ndarray, y: np.ndarray) -> tuple[float, float, f
     return a, b, c, threshold, level
 
 
+def _kept(names: dict[str, float], prefix: str) -> list[tuple[str, float]]:
+    """The features of weight at least ``MIN_WEIGHT``, named with ``prefix``."""
+    return [(prefix + n, w) for n, w in sorted(names.items()) if abs(w) >= MIN_WEIGHT]
+
+
+def _chunk_weights(fit: _Fit, weights: np.ndarray) -> dict[str, float]:
+    """What each feature weighs in a chunk: its own weight plus its ``k:`` copy's."""
+    out: dict[str, float] = {}
+    for name, j in fit.vocab.items():
+        base = name.removeprefix(m.CHUNK)
+        out[base] = out.get(base, 0.0) + float(weights[j])
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=17)
@@ -202,15 +269,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rows = [r for r in load_rows(args.seed) if r["split"] == "train"]
     trainer = Trainer(rows)
-    print(f"{len(rows)} training texts, {len(trainer.vocab)} features")
+    print(
+        f"{len(rows)} training texts, {len(trainer.query.vocab)} query features,"
+        f" {len(trainer.chunk.vocab)} chunk features"
+    )
     oof = np.zeros(len(rows))
     folds = [_fold(str(r["family"])) for r in rows]
     for k in range(FOLDS):
         train_idx = [i for i, f in enumerate(folds) if f != k]
         test_idx = [i for i, f in enumerate(folds) if f == k]
-        weights, bias = trainer.train(train_idx)
+        query, chunk = trainer.train(train_idx)
         for i in test_idx:
-            oof[i] = trainer.text_logit(i, weights, bias)
+            oof[i] = trainer.text_logit(i, query, chunk)
         print(f"fold {k}: {len(test_idx)} texts")
     patterns = np.array(pattern_scores(rows))
     labels = np.array([int(r["label"]) for r in rows], float)  # type: ignore[call-overload]
@@ -219,17 +289,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         sel = np.array([r["mode"] == mode for r in rows])
         params[mode] = _stack(oof[sel], patterns[sel], labels[sel])
         print(mode, "combination (model, pattern, intercept, threshold, level):", params[mode])
-    weights, bias = trainer.train(range(len(rows)))
-    names = sorted(trainer.vocab, key=trainer.vocab.__getitem__)
-    keep = [(n, float(weights[trainer.vocab[n]])) for n in names]
-    keep = [(n, w) for n, w in keep if abs(w) >= MIN_WEIGHT]
+    query, chunk = trainer.train(range(len(rows)))
+    names = sorted(trainer.query.vocab, key=trainer.query.vocab.__getitem__)
+    query_weights = {n: float(w) for n, w in zip(names, query[0], strict=True)}
+    keep = _kept(query_weights, "") + _kept(_chunk_weights(trainer.chunk, chunk[0]), m.CHUNK)
     print(f"{len(keep)} features kept (|w| >= {MIN_WEIGHT})")
     blob = "\n".join(n for n, _ in keep).encode()
     np.savez_compressed(
         args.out,
         features=np.frombuffer(blob, dtype=np.uint8),
         weights=np.array([w for _, w in keep], dtype=np.float32),
-        bias=np.array(bias),
+        bias=np.array(query[1]),
+        chunk_bias=np.array(chunk[1]),
         direct=np.array(params["query"]),
         indirect=np.array(params["chunk"]),
     )

@@ -13,11 +13,20 @@ its highest window's. So a long benign text has no more chances to add up than a
 one, and an instruction hidden in the middle of a long document is scored in its own
 window, with only its neighbours around it.
 
-The weights (``model.npz`` in this package, written by ``bench/injection_model/train.py``
-from the development set of ``bench/injection_model/corpus.py``) are read on first use.
+There are two sets of weights, both in ``model.npz`` in this package (written by
+``bench/injection_model/train.py`` from the development set of
+``bench/injection_model/data.py``, read on first use): the query model's, and the chunk
+model's (:data:`CHUNK` before each feature name, its own bias). The chunk model was fitted
+on every development text with a retrieved chunk's features counted twice, as themselves
+and as chunk-only copies, so that what documents need (a benign manual says "do not ...",
+an attack in it speaks to the assistant) is learnt apart from what they share with
+queries; a chunk feature's weight is the sum of the two. Fitted the same way for queries,
+the query model lost attacks out of fold (0.886 to 0.858 blocked at 1 % benign), so
+queries keep a model of their own.
+
 Scoring is dictionary look-ups: a token's contribution (its word and character pieces) is
-kept in a bounded memo, so a word is decomposed once per process, and each position costs
-one memo look-up and one pair look-up.
+kept in a bounded memo per model, so a word is decomposed once per process, and each
+position costs one memo look-up and one pair look-up.
 
 :func:`direct_score` and :func:`indirect_score` combine the model's logit with the pattern
 score (:mod:`.evidence`, :mod:`.indirect`) by a logistic fit on out-of-fold predictions
@@ -70,6 +79,9 @@ HEAD_TOKENS = 4096
 TAIL_TOKENS = 1024
 """A text of more tokens is scored on its first ``HEAD_TOKENS`` and last ``TAIL_TOKENS``
 (bounded time on huge inputs, as the patterns' ``SCAN_HEAD``/``SCAN_TAIL``)."""
+CHUNK = "k:"
+"""The prefix of the chunk model's weights: in a retrieved chunk, feature ``f`` weighs
+``w["k:" + f]``, in a query ``w[f]``."""
 MAX_GRAM_WORD = 24
 GRAM_SIZES = (3, 4, 5)
 _MEMO_MAX = 200_000
@@ -116,6 +128,8 @@ class Model:
 
     weights: dict[str, float]
     bias: float
+    chunk_bias: float
+    """The chunk model's bias."""
     pair_firsts: frozenset[str]
     """The tokens that begin a pair feature (only their pairs are looked up)."""
     direct: tuple[float, float, float, float, float]
@@ -134,40 +148,48 @@ def load() -> Model:
         names = data["features"].tobytes().decode().split("\n")
         values = data["weights"].astype(float).tolist()
         bias = float(data["bias"])
+        chunk_bias = float(data["chunk_bias"])
         direct = tuple(float(v) for v in data["direct"])
         indirect = tuple(float(v) for v in data["indirect"])
     weights = dict(zip(names, values, strict=True))
-    firsts = frozenset(n[2:].split(" ", 1)[0] for n in names if n.startswith("b:"))
-    return Model(weights, bias, firsts, direct, indirect)  # type: ignore[arg-type]
+    pairs = (n.removeprefix(CHUNK) for n in names)
+    firsts = frozenset(n[2:].split(" ", 1)[0] for n in pairs if n.startswith("b:"))
+    return Model(weights, bias, chunk_bias, firsts, direct, indirect)  # type: ignore[arg-type]
 
 
-_memo: dict[str, float] = {}
+_memos: tuple[dict[str, float], dict[str, float]] = ({}, {})  # queries, chunks
 
 
-def _contribution(token: str, weights: dict[str, float]) -> float:
+def _contribution(token: str, weights: dict[str, float], chunk: bool) -> float:
     get = weights.get
     total = 0.0
+    prefix = CHUNK if chunk else ""
     for feature in token_features(token):
-        total += get(feature, 0.0)
-    if len(_memo) >= _MEMO_MAX:
-        _memo.clear()
-    _memo[token] = total
+        total += get(prefix + feature, 0.0)
+    memo = _memos[chunk]
+    if len(memo) >= _MEMO_MAX:
+        memo.clear()
+    memo[token] = total
     return total
 
 
-def logit(norm: str, model: Model | None = None) -> float:
-    """The model's logit for a normalised text: its highest window's."""
+def logit(norm: str, model: Model | None = None, *, chunk: bool = False) -> float:
+    """The model's logit for a normalised text (a retrieved chunk's with ``chunk``): its
+    highest window's."""
     model = load() if model is None else model
     toks = tokens(norm)
+    bias, mode = (model.chunk_bias, CHUNK) if chunk else (model.bias, "")
     if not toks:
-        return model.bias
+        return bias
     weights = model.weights
-    memo_get = _memo.get
-    contrib = [c if (c := memo_get(t)) is not None else _contribution(t, weights) for t in toks]
+    memo_get = _memos[chunk].get
+    contrib = [
+        c if (c := memo_get(t)) is not None else _contribution(t, weights, chunk) for t in toks
+    ]
     firsts = model.pair_firsts
     get = weights.get
     for i in [i for i, t in enumerate(toks[:-1]) if t in firsts]:
-        w = get(f"b:{toks[i]} {toks[i + 1]}")
+        w = get(f"{mode}b:{toks[i]} {toks[i + 1]}")
         if w is not None:
             contrib[i] += w
     best = -math.inf
@@ -181,7 +203,7 @@ def logit(norm: str, model: Model | None = None) -> float:
             prefix.append(running)
         for start, end in windows(len(contrib)):
             best = max(best, prefix[end] - prefix[start])
-    return model.bias + best
+    return bias + best
 
 
 _CONTROL = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
@@ -250,4 +272,4 @@ def direct_score(norm: str, pattern: float) -> float:
 def indirect_score(norm: str, pattern: float) -> float:
     """The combined score of a retrieved chunk (normalised text, indirect pattern score)."""
     model = load()
-    return _combined(logit(norm, model), pattern, model.indirect)
+    return _combined(logit(norm, model, chunk=True), pattern, model.indirect)

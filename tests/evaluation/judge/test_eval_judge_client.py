@@ -207,7 +207,10 @@ def test_the_rate_limit_spaces_requests(server: ChatServer) -> None:
     asyncio.run(run())
     arrivals = sorted(r.received_monotonic for r in server.requests())
     assert len(arrivals) == 6
-    assert arrivals[-1] - arrivals[0] >= 5 / 20 - 0.03  # burst 1: 5 gaps of 50 ms
+    # burst 1: 5 gaps of 50 ms (without the limit all six arrive within a few ms); the
+    # margin absorbs a slow first connection on a loaded machine, which once shortened
+    # the span seen by the server below 220 ms
+    assert arrivals[-1] - arrivals[0] >= 5 / 20 - 0.1
 
 
 def test_a_2xx_that_is_not_a_chat_completion_is_malformed() -> None:
