@@ -14,9 +14,10 @@
    on every text: the query model, and the chunk model, for which a retrieved chunk's
    features also come as ``k:`` copies (what documents need apart from queries; a
    chunk feature's weight is then the sum of the two). Out of fold, with dev3, the chunk
-   model blocked 0.600 of the chunk attacks at 1 % benign instead of 0.468 for the
-   query model's weights; the queries' own copies cost queries 0.886 -> 0.832, so queries
-   have no copies.
+   model blocks 0.600 of the chunk attacks at 1 % benign, against 0.468 with the query
+   model's weights; scoring queries with the chunk model's shared weights would block
+   0.858 of the query attacks instead of 0.887, and copies for queries too cost them
+   more (0.889 -> 0.832, measured before dev3), so queries have no copies.
 4. Out-of-fold logits (5 folds, grouped by family so a family is never in its own
    training fold) are combined with the pattern score by a two-feature logistic fit per
    mode (queries; chunks); each mode's threshold is the combined probability that 1 % of

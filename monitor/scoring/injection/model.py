@@ -20,9 +20,10 @@ model's (:data:`CHUNK` before each feature name, its own bias). The chunk model 
 on every development text with a retrieved chunk's features counted twice, as themselves
 and as chunk-only copies, so that what documents need (a benign manual says "do not ...",
 an attack in it speaks to the assistant) is learnt apart from what they share with
-queries; a chunk feature's weight is the sum of the two. Fitted the same way for queries,
-the query model lost attacks out of fold (0.886 to 0.858 blocked at 1 % benign), so
-queries keep a model of their own.
+queries; a chunk feature's weight is the sum of the two. Scoring queries with that model's
+shared weights lost query attacks out of fold (0.887 to 0.858 blocked at 1 % benign), and
+giving queries copies of their own too lost more (0.889 to 0.832, before dev3), so
+queries keep a model of their own, fitted without copies.
 
 Scoring is dictionary look-ups: a token's contribution (its word and character pieces) is
 kept in a bounded memo per model, so a word is decomposed once per process, and each
