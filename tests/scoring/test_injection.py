@@ -416,7 +416,7 @@ def test_any_text_scores_in_range(text: str) -> None:
     assert result.action == action_for(result.score)
 
 
-# ---------------------------------------------- adversarial inputs (bounded, not timed)
+# ------------------------------ 1 MB adversarial inputs (a generous bound against blow-ups)
 
 
 ADVERSARIAL_1MB = {
