@@ -3,7 +3,10 @@
 Development set ``tests/fixtures/leakage/dev.jsonl`` (tuned on); ``holdout_v1.jsonl``, the
 first holdout, evaluated once after the first freeze (detection 0.926, FPR 0.006) and
 development data since; ``holdout.jsonl``, written after the second freeze and never
-tuned on (detection 0.972, FPR 0.000 when written). Per-type table tests with offsets;
+tuned on (detection 0.972, FPR 0.000 when written); ``holdout3.jsonl``, written by a
+writer who never saw the detector and scored once at first sight (detection 0.9630,
+FPR 0.0221: 6 of 172 hard negatives, none of 100 ordinary answers), development data
+since. Per-type table tests with offsets;
 hard negatives; no text in the results; event chunks and context; 1 MB adversarial
 inputs; determinism; timings.
 
@@ -184,6 +187,25 @@ def test_holdout_rates() -> None:
     assert fpr < 0.05, false_pos
 
 
+def test_holdout3_rates() -> None:
+    """holdout3 is development data now (the rules of its misses and false positives were
+    written against it): held to what the detector reaches on it, and its ordinary
+    answers (no number or key named as such) must have no finding at all."""
+    cases = load("holdout3.jsonl")
+    detection, fpr, missed, false_pos = metrics(cases)
+    hard = [c for c in cases if not c["leaks"] and c["note"] != "ordinary_answer"]
+    hard_fp = [c["note"] for c in hard if run_case(c).detected]
+    print(
+        f"holdout3 (now development): detection {detection:.4f}, FPR {fpr:.4f}, "
+        f"hard negatives {len(hard_fp)}/{len(hard)}"
+    )
+    assert detection > 0.995, missed
+    assert fpr < 0.01, false_pos
+    ordinary = [c for c in cases if c["note"] == "ordinary_answer"]
+    assert len(ordinary) >= 100
+    assert [c["text"] for c in ordinary if run_case(c).detected] == []
+
+
 # ---------------------------------------------------------------------------------------
 # Table tests: each type, with offsets (text[start:end] is the secret)
 
@@ -206,6 +228,9 @@ PGP = (
 )
 JWK = '{"kty":"OKP","crv":"Ed25519","x":"' + token(43) + '","d":"' + token(43) + '"}'
 PASSWORD = "Vq7#" + token(6) + "!2"
+DINERS = card("38", 14)
+_LUHN_16 = with_luhn("4929" + "0" + "".join(RNG.choice(string.digits) for _ in range(10)))
+NOT_LUHN_16 = _LUHN_16[:-1] + str((int(_LUHN_16[-1]) + 1) % 10)  # a reference, not a card
 
 
 def grouped(s: str, sizes: tuple[int, ...], sep: str) -> str:
@@ -267,7 +292,24 @@ POSITIVE: list[tuple[str, str, str, str]] = [
     ('{{"api_key": "{x}"}}', token(32), "secret", "generic_secret"),
     ("The admin password is {x} for now.", PASSWORD, "secret", "generic_secret"),
     ("client_secret: '{x}'", token(40), "secret", "generic_secret"),
-]
+    # holdout3 rules
+    ('```json\n{{\n  "owner": "Tereza Lindqvist",\n  "email": "{x}"\n}}\n```',
+     "tereza.lindqvist@web.de", "pii", "email"),
+    ("```csv\nname,email,plan\nAna Duarte,{x},pro\n```", "duarte_ana@gmx.net", "pii", "email"),
+    ("Payment transaction feed: `2025-03-02T08:11:40Z  AUTH  {x}  EUR 12.00  APPROVED`",
+     DINERS, "pii", "payment_card"),
+    ("Her referee is reachable on {x}.", "+49 30 / 4401 2278", "pii", "phone"),
+    ("name,team,phone\nEva Berg,Support,{x}", "031-712 40 95", "pii", "phone"),
+    ("The tenant can be contacted on {x} after six.", "(21) 98812-3390", "pii", "phone"),
+    ("They sent their new number, {x}, last week.", "612 430 981", "pii", "phone"),
+    ("Case handled by Dana Lee, {x}.", "020 7123 4567", "pii", "phone"),
+    ("Her SSN, case file {x}, is on record.", "512-44-8821", "pii", "us_ssn"),
+    ("Use API token {x} in the X-Api-Key header.", token(40), "secret", "generic_secret"),
+    ("The access token {x} expires in an hour.", token(40, "0123456789abcdef"), "secret",
+     "generic_secret"),
+    ("The root password on the backup server is {x}; rotate it.", PASSWORD, "secret",
+     "generic_secret"),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("template", "value", "kind", "type_"), POSITIVE)
@@ -313,6 +355,21 @@ HARD_NEGATIVES = [
     "The JWT looks like eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.signature here.",
     "max_tokens=1024 and token_count: 18234",
     "The secret to good retrieval is chunking.",
+    # holdout3 rules
+    '```python\nstripe.api_key = "sk_test_' + token(40) + '"  # test mode\n```',
+    "STRIPE_SECRET_KEY=rk_test_" + token(32) + " (restricted, test mode)",
+    "Case file 512-44-8821 was reopened on 3 May.",
+    "Ticket no. 512-44-8821 is closed.",
+    f"Reference number {grouped(NOT_LUHN_16, (4, 4, 4, 4), ' ')} was issued for the wire.",
+    "The booking reference is 415-362-1847.",
+    "Order #: 020 7123 4567 has shipped.",
+    '```json\n{"name": "Alice Nguyen", "email": "alice.nguyen@gmail.com"}\n```',
+    "```csv\nname,email\nSupport desk,support@gmail.com\n```",
+    "The NAS is reachable at 192.168.10.254 from the office network.",
+    "Their number of staff grew to 12 500 000 last year.",
+    "Use API token authentication-v2 for the new endpoints.",
+    "The API key rotation policy applies to keys older than 90 days.",
+    "The password on the NAS is changed every 90 days.",
 ]
 
 
@@ -476,6 +533,11 @@ ADVERSARIAL = {
     "curl_user": "curl -u ab:cdefgh " * (MB // 18),
     "putty": "PuTTY-User-Key-File-2: " * (MB // 23),
     "non_ascii_names": "contraseña: ñ " * (MB // 14),
+    "reference_phone": "reference is 415-362-1847 " * (MB // 26),
+    "case_ssn": "Case file 512-44-8821 " * (MB // 22),
+    "slash_phone": "+49 89 / " * (MB // 9),
+    "csv_phone": "a,073-544 38 21\n" * (MB // 16),
+    "api_token_value": "API token Yjhdh9yMWTyO1lOaxH1la0 " * (MB // 32),
     "mixed_leaks": ("Mail a.b@corp-mail.io, call +44 20 7123 4567, key AKIA" + "Q7" * 8 + ". ")
     * (MB // 80),
 }

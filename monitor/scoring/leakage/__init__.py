@@ -32,6 +32,10 @@ digit on either side, so it is never found inside a longer word or number.
   userinfo of a URL (``//user@host``). Issue 17: illustrative addresses on free-mail or
   generic domains, judged by context (a stock placeholder name, a code sample, a CV
   template), are not reported; a real-looking CV's address is (:mod:`.emails` says why).
+  Holdout3: in a code sample, only an address with a stock name or role in its local part
+  (``alice.smith``, ``support``) or on a made-up domain (``acme.com``) is illustrative; a
+  real-looking name on a real mail provider in a JSON/CSV export is a person's record and
+  is reported.
 - ``phone``: international ``+CC ...`` or ``00CC ...`` with 8-15 digits (E.164);
   North American ``(202) 555-0173``, ``202-555-0173``, ``202.555.0173``,
   ``1-202-555-0173`` (extension allowed); national numbers with a trunk ``0`` and 9-12
@@ -44,11 +48,17 @@ digit on either side, so it is never found inside a longer word or number.
   things shaped like dates (``01.02.2024 10``). Issue 17: a national number without a
   trunk ``0`` (``612 34 56 78``, ``(11) 98765-4321``, ``867-5309``) right after a call
   word; North American area code or exchange 555; a sample record's number with five
-  consecutive digits (:mod:`.phones` says why).
+  consecutive digits (:mod:`.phones` says why). Holdout3: ``+49 89 / 7003 3440`` (one
+  slash after the area code); a number after a CSV comma; contacted, reached, reachable
+  and "my/their (new) number" as call words (an IPv4 address is no phone); not reported:
+  a national number continuing a longer digit run (``4334 0388 6996 8812``), and a North
+  American or national number labelled as a reference, case, order... with no phone word
+  near (:mod:`.phones`).
 - ``us_ssn``: ``AAA-GG-SSSS`` (or spaces or nine bare digits right after ``SSN`` /
   ``social security``) with area not 000, 666 or 900-999, group not 00, serial not 0000;
   the well-known published examples ``078-05-1120``, ``219-09-9999`` and ``123-45-6789``
-  are not reported.
+  are not reported. Holdout3: nor a number labelled as the identifier of a thing
+  (``Case file 703-02-3873``, "reference is ...") with no SSN word near (:mod:`.ssn`).
 - ``payment_card``: 13-19 digits, bare or grouped by one kind of separator (space or
   dash) as cards are printed (4-4-4-4[-1..4], 4-6-5, 4-6-4), valid Luhn checksum and a
   known issuer prefix for that length (Visa, Mastercard, Amex, Discover, Diners, JCB,
@@ -58,7 +68,9 @@ digit on either side, so it is never found inside a longer word or number.
   when a test/sandbox/example word is within 60 characters. Issue 17: a bare run the line
   calls something else (account, member, policy, IMEI, ICCID, timestamp...) within 60
   characters before it, with no card word near, is not reported; near a card word, dotted
-  groups are (:mod:`.cards` says why).
+  groups are (:mod:`.cards` says why). Holdout3: the word must come after the last other
+  number before the run (in a log row ``Transaction log row: 2025-06-14T10:22:05Z AUTH
+  3832...``, "Transaction" names the row, and the card is reported).
 - ``iban``: two capital letters of a country in :data:`IBAN_LENGTHS`, two check digits,
   that country's length, compact or in groups of 4, valid ISO 7064 mod-97 checksum.
   Canonical registry examples are not reported when an example word is nearby.
@@ -102,6 +114,12 @@ digit on either side, so it is never found inside a longer word or number.
   prose connective it also needs a digit or a symbol. Also ``mysql -p'value'``. Not
   reported: placeholders, template and environment references (``${DB_PASS}``,
   ``os.environ[...]``, ``settings.API_KEY``, ``DB_PASSWORD``), paths and URLs, words.
+  Holdout3: a qualified key name in prose followed directly by a token-like value ("Use
+  API token Yjhd...", at least :data:`DIRECT_MIN_LENGTH` characters with lower, upper
+  and digits, or 32+ hex digits); a qualifier of up to 40 characters starting with
+  for/of/on/at/in between key and ``is`` ("the root password on the NAS is ..."); Stripe
+  test-mode keys (``sk_test_``, ``pk_test_``, ``rk_test_``) are not generic secrets either
+  (:mod:`.generic_secrets`).
 - Placeholders (never reported as a secret): values containing ``example``, ``xxxx``,
   ``****``, ``...``, ``your``, ``placeholder``, ``changeme``, ``dummy``, ``redacted``,
   ``<``/``>``, template braces; a run of four identical characters; a run of six
@@ -186,6 +204,7 @@ from monitor.scoring.leakage.certificates import public_spans
 from monitor.scoring.leakage.emails import find_emails
 from monitor.scoring.leakage.entropy import TOKEN_MIN_ENTROPY, shannon_entropy
 from monitor.scoring.leakage.generic_secrets import (
+    DIRECT_MIN_LENGTH,
     GENERIC_ANCHORS,
     GENERIC_MIN_ENTROPY,
     MIN_SECRET_LENGTH,
@@ -218,6 +237,7 @@ from monitor.scoring.leakage.vendor_tokens import (
 from monitor.scoring.leakage.verbatim import MIN_VERBATIM_WORDS, VERBATIM_GRAM, find_verbatim
 
 __all__ = [
+    "DIRECT_MIN_LENGTH",
     "GENERIC_MIN_ENTROPY",
     "IBAN_LENGTHS",
     "MAX_CANDIDATES",

@@ -11,6 +11,13 @@ timestamp...: :data:`NOT_CARD_WORDS`): those numbers are Luhn-checked too, or ju
 to pass. A card printed in groups is
 reported unless such a word stands right before it.
 
+Holdout3: a word names the value right after it, not every number on the line. In the
+log row ``Transaction log row: 2025-06-14T10:22:05Z  AUTH  38324331539163  EUR 58.90``
+"Transaction" names the row, the ISO timestamp stands between it and the run, and the
+run (a Luhn-valid Diners number in an authorisation line) was dropped. So the word must
+come after the last other number before the run
+(:func:`.digits.called_otherwise`, shared with :mod:`.ssn` and :mod:`.phones`).
+
 Near a card word, a card is also found in groups of four separated by dots
 (``4111.1111.1111.1111``). 13-digit Visa numbers stay unreported: they are no longer
 issued, and 13 digits are as often an EAN.
@@ -30,7 +37,9 @@ from monitor.scoring.leakage.digits import (
     NUMBER_END,
     NUMBER_START,
     Span,
+    called_otherwise,
     digits_of,
+    word_near,
 )
 from monitor.scoring.leakage.hits import Hit, capped, hit
 from monitor.scoring.leakage.placeholders import doc_cue_near
@@ -76,18 +85,9 @@ NOT_CARD_WORDS = re.compile(
 _CARD_DOTTED = re.compile(r"(?<![0-9.])[0-9]{4}(?:\.[0-9]{4}){3}(?![0-9]|\.[0-9])")
 
 
-def _line_before(text: str, start: int, width: int = 60) -> tuple[int, int]:
-    line_start = text.rfind("\n", 0, start) + 1
-    return max(line_start, start - width), start
-
-
 def _card_word_near(text: str, start: int, end: int, width: int = 60) -> bool:
     """A card word within ``width`` characters before or after, on the same line."""
-    if CARD_WORD.search(text, *_line_before(text, start, width)):
-        return True
-    line_end = text.find("\n", end)
-    stop = min(end + width, len(text) if line_end < 0 else line_end)
-    return CARD_WORD.search(text, end, stop) is not None
+    return word_near(CARD_WORD, text, start, end, width)
 
 
 def find_cued_cards(text: str, out: list[Hit], taken: list[Span]) -> None:
@@ -170,9 +170,7 @@ def add_card(text: str, m: re.Match[str], out: list[Hit], claimed: list[Span]) -
         _SPACE_DIGIT.match(text, end) or _DIGIT_SPACE_END.search(text[max(0, start - 2) : start])
     ):
         return  # part of a longer space-grouped number
-    window = _line_before(text, start)
-    card_word = _card_word_near(text, start, end)
-    if not seps and not card_word and NOT_CARD_WORDS.search(text, *window):
+    if not seps and called_otherwise(text, start, end, NOT_CARD_WORDS, CARD_WORD):
         claimed.append((start, end))
         return
     if (

@@ -9,8 +9,11 @@ Illustrative addresses are judged by their context, not by their domain alone
   :data:`GENERIC_DOMAINS`): nobody's real address is ``john.doe@gmail.com`` in an answer;
 - it stands in a code sample (inside a ````` fence, or on a line that reads as code: a
   quoted string assigned or passed as an argument, a JSON/YAML field, SQL ``VALUES``) on a
-  free-mail or generic domain, with a local part that is a placeholder or a plain name
-  without digits (``alice.smith``, ``support``): test data, not a person's address;
+  free-mail or generic domain, with a local part that is a plain name without digits, and
+  either the domain is a made-up one (``acme.com``, ``test.com``...:
+  :data:`TEMPLATE_DOMAINS`) or a piece of the local part is a stock name or a role
+  (``alice.smith``, ``carol.jones``, ``support``, ``max.mustermann``...:
+  :data:`STOCK_LOCAL_PIECES`): test data, not a person's address;
 - it stands in a CV or profile *template* (CV/resume words together with template markers
   such as ``[Your Name]``, ``City, State``, ``(123) 456-7890``, ``Lorem ipsum``,
   ``123 Main Street``) on a free-mail or generic domain. A CV with real-looking details
@@ -18,6 +21,16 @@ Illustrative addresses are judged by their context, not by their domain alone
 
 A placeholder name on a company domain in prose (``john.doe@kestrel-health.io``) is
 still reported: the domain is real and the name may be too.
+
+Holdout3: a data export in a code fence (a JSON record, a CSV row) is where real
+addresses are pasted, and ``callum.yilmaz@gmx.de`` or ``bianchi_mei@web.de`` there is a
+person's record, not a sample: every piece of the local part is a real-looking name and
+the domain a real mail provider. So a code sample exempts a plain-name address on a
+free-mail domain only when it reads as an illustration: a stock name or role among the
+pieces of its local part, or a made-up domain. Samples keep their stock names
+(``alice``, ``bob``, ``carol``, ``john.doe``, ``test``, ``user``, ``support``...), and a
+sample written with an ordinary name on a real provider is now reported: a rare false
+positive, against a missed export of customer records.
 """
 
 from __future__ import annotations
@@ -29,7 +42,14 @@ from typing import Final
 from monitor.scoring.leakage.hits import MAX_CANDIDATES, Hit, capped, hit
 from monitor.scoring.leakage.placeholders import reserved_domain
 
-__all__ = ["GENERIC_DOMAINS", "PLACEHOLDER_LOCALS", "find_emails", "illustrative"]
+__all__ = [
+    "GENERIC_DOMAINS",
+    "PLACEHOLDER_LOCALS",
+    "STOCK_LOCAL_PIECES",
+    "TEMPLATE_DOMAINS",
+    "find_emails",
+    "illustrative",
+]
 
 PLACEHOLDER_LOCALS: Final = frozenset(
     """john.doe jane.doe johndoe janedoe john_doe jane_doe jdoe j.doe john.smith jane.smith
@@ -47,6 +67,24 @@ GENERIC_DOMAINS: Final = frozenset(
     test.com site.com acme.com acme.org foo.com bar.com abc.com xyz.com mysite.com
     somewhere.com anywhere.com nowhere.com internet.com web.com mailinator.com""".split()
 )
+#: Generic domains that are nobody's mail provider: an address there is made up.
+TEMPLATE_DOMAINS: Final = frozenset(
+    """test.com site.com acme.com acme.org foo.com bar.com abc.com xyz.com mysite.com
+    somewhere.com anywhere.com nowhere.com internet.com web.com mailinator.com""".split()
+)
+#: Pieces (split at ``.``, ``_``, ``-``) of a sample's local part: stock names of
+#: documentation (the cryptographers' cast, John/Jane Doe, Joe Bloggs, Max Mustermann...),
+#: template words and role mailboxes.
+STOCK_LOCAL_PIECES: Final = frozenset(
+    """john jane doe jdoe smith joe bloggs max erika mustermann musterfrau fulano alice bob
+    carol dave eve frank grace heidi ivan judy mallory oscar peggy trent victor walter
+    first last firstname lastname fname lname name surname user username someuser test
+    tester testuser demo sample dummy fake example foo bar baz qux someone somebody anyone
+    nobody me my myname you your yourname email mail customer client person employee
+    candidate applicant student support info contact hello admin sales team office help
+    helpdesk billing noreply no reply service webmaster postmaster""".split()
+)
+_LOCAL_PIECES = re.compile(r"[._-]")
 _FENCE = "```"
 _CODE_LINE = re.compile(
     r"""(?x)(?:[=:(,\[]\s*(?:[rbuf]?["'`]|\{\{)|["'][\w-]+["']\s*:|\bvalues\s*\(|\bassert\b|\bmailto:|
@@ -103,6 +141,9 @@ def illustrative(text: str | _Context, start: int, end: int, local: str, domain:
     True
     >>> illustrative("Reach Alice at alice.smith@gmail.com.", 15, 36, "alice.smith", "gmail.com")
     False
+    >>> t = '{"email": "callum.yilmaz@gmx.de"}'
+    >>> illustrative(t, 11, 31, "callum.yilmaz", "gmx.de")
+    False
     """
     low_local, low_domain = local.lower(), domain.lower()
     if low_domain not in GENERIC_DOMAINS:
@@ -110,8 +151,13 @@ def illustrative(text: str | _Context, start: int, end: int, local: str, domain:
     if low_local in PLACEHOLDER_LOCALS:
         return True
     ctx = _Context(text) if isinstance(text, str) else text
-    if (ctx.in_fence(start) or ctx.code_line(start)) and (
+    if (
         _PLAIN_NAME.fullmatch(low_local) is not None
+        and (
+            low_domain in TEMPLATE_DOMAINS
+            or not STOCK_LOCAL_PIECES.isdisjoint(_LOCAL_PIECES.split(low_local))
+        )
+        and (ctx.in_fence(start) or ctx.code_line(start))
     ):
         return True
     return ctx.cv_template()

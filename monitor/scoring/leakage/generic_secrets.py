@@ -1,6 +1,26 @@
 """``secret`` / ``generic_secret``: a value assigned to a key that names a secret
 (``password=...``, ``"api_key": "..."``, "the token is ..."), ``Bearer`` tokens, command
-line passwords and HTTP basic credentials."""
+line passwords and HTTP basic credentials.
+
+Holdout3 added three rules:
+
+- A qualified key name in prose ("API token", "access token", "API key", "root
+  password": a word of :data:`_KEY_QUALIFIERS` before a bare token, key, secret, password
+  or passphrase) followed directly by a value, with no assignment and no ``is`` ("Use API
+  token Yjhd...Go in the X-Api-Key header"). Without a connective, any word may follow a
+  key name ("the API key rotation policy"), so the value must look like a token, not a
+  word: at least :data:`DIRECT_MIN_LENGTH` characters with lower case, upper case (after
+  the first character) and digits, or a hexadecimal run of 32 or more with a digit and a
+  letter, on top of the usual entropy and placeholder checks.
+- Between the key name and ``is``/``was``, a short qualifier of up to 40 characters
+  starting with ``for``, ``of``, ``on``, ``at`` or ``in`` ("the root password on the NAS
+  is ...", "the password for the VPN is ...", "the token of the staging database was
+  ..."): the phrase still names the secret that follows.
+- A Stripe test-mode key (``sk_test_``, ``pk_test_``, ``rk_test_``) is not reported as a
+  generic secret either: test-mode keys move no money and are published in tutorials,
+  which is why ``stripe_key`` leaves them out; a generic rule must not report what the
+  vendor rule exempts.
+"""
 
 from __future__ import annotations
 
@@ -18,12 +38,20 @@ from monitor.scoring.leakage.placeholders import (
 )
 from monitor.scoring.leakage.url_credentials import SCHEME_CHARS
 
-__all__ = ["GENERIC_ANCHORS", "GENERIC_MIN_ENTROPY", "MIN_SECRET_LENGTH", "find_generic_secrets"]
+__all__ = [
+    "DIRECT_MIN_LENGTH",
+    "GENERIC_ANCHORS",
+    "GENERIC_MIN_ENTROPY",
+    "MIN_SECRET_LENGTH",
+    "find_generic_secrets",
+]
 
 #: Minimum length of a ``generic_secret`` value.
 MIN_SECRET_LENGTH: Final = 8
 #: Minimum Shannon entropy (bits per character) of a ``generic_secret`` value.
 GENERIC_MIN_ENTROPY: Final = 2.5
+#: Minimum length of a value right after a key name, with no assignment ("API token ...").
+DIRECT_MIN_LENGTH: Final = 16
 
 #: Pieces of the key names of secrets; a key is only examined around one of them.
 GENERIC_ANCHORS: Final = (
@@ -48,7 +76,7 @@ _KEY_QUALIFIERS: Final = (
 )  # fmt: skip
 _OPERATOR = re.compile(
     r"[\\\"'\]*_“”’]{0,4}[ \t]{0,3}(?P<op>:=|=>|==|=|->|:|>)[*_]{0,2}[ \t]{0,3}"
-    r"|[*_]{0,2}(?:[ \t]{1,3}(?:for|of)[ \t][^\n:=.,;]{1,40}?)?"
+    r"|[*_]{0,2}(?:[ \t]{1,3}(?:for|of|on|at|in)[ \t][^\n:=.,;]{1,40}?)?"
     r"[ \t]{1,3}(?P<word>(?:is|was|has been)[ \t]{1,3}(?:re)?(?:set|changed|updated)[ \t]{1,3}to"
     r"|is|was|to|as)[ \t]{1,3}(?::[ \t]{0,2})?"
 )  # markdown emphasis and curly quotes around the key are allowed
@@ -90,6 +118,33 @@ def _secret_name(ident: str, text: str, left: int) -> bool:
     return _QUALIFIED_KEY.search(text[max(0, left - 24) : left].lower()) is not None
 
 
+_DIRECT_NAMES: Final = frozenset({"token", "key", "secret", "password", "passphrase"})
+_HEX_RUN = re.compile(r"[0-9a-fA-F]{32,}+")
+_TEST_MODE_PREFIXES: Final = ("sk_test_", "pk_test_", "rk_test_")
+
+
+def _direct_key(text: str, left: int, right: int) -> bool:
+    """Whether ``text[left:right]`` is a bare key name after a qualifier word, in prose:
+    "API token", "access key", "root password"."""
+    if text[left:right].lower() not in _DIRECT_NAMES:
+        return False
+    return _QUALIFIED_KEY.search(text[max(0, left - 24) : left].lower()) is not None
+
+
+def _token_like(value: str) -> bool:
+    """Whether a value standing right after a key name reads as a token, not a word.
+
+    >>> _token_like("Yjhdh9yMWTyO1lOaxH1la0naf3zz"), _token_like("authentication-v2")
+    (True, False)
+    """
+    if len(value) < DIRECT_MIN_LENGTH:
+        return False
+    digit = any(c.isdigit() for c in value)
+    if _HEX_RUN.fullmatch(value):
+        return digit and any(c.isalpha() for c in value)
+    return digit and any(c.islower() for c in value) and any(c.isupper() for c in value[1:])
+
+
 def _char_classes(value: str) -> tuple[int, bool]:
     """(number of classes among lower, upper after the first character, digit, symbol;
     whether a digit or symbol is present)."""
@@ -106,6 +161,8 @@ def _generic_value_ok(value: str, prose: bool) -> bool:
     low = value.lower()
     if low in PLACEHOLDER_PASSWORDS or any(r in low for r in _REF_MARKERS):
         return False
+    if low.startswith(_TEST_MODE_PREFIXES):
+        return False  # a Stripe test-mode key, as stripe_key
     if value[0] in "$%{<[(/~\\" or value.startswith("./"):
         return False  # template, reference or path
     if _ENV_NAME.fullmatch(value):
@@ -137,6 +194,8 @@ def _generic_at(text: str, p: int, anchor_len: int, out: list[Hit]) -> int:
         if not gap:
             return nxt
         q, prose = gap.end(), False
+    elif _direct_key(text, left, right):  # "API token <value>"
+        return _direct_value(text, right, nxt, out)
     else:
         return nxt
     if q >= len(text) or not (bearer or _secret_name(text[left:right], text, left)):
@@ -166,6 +225,22 @@ def _generic_at(text: str, p: int, anchor_len: int, out: list[Hit]) -> int:
     if (not xml or text.startswith("</", ve)) and _generic_value_ok(text[vs:ve], prose):
         out.append(hit(vs, ve, "secret", "generic_secret"))
     return max(ve, nxt)
+
+
+def _direct_value(text: str, right: int, nxt: int, out: list[Hit]) -> int:
+    """The value right after a qualified key name in prose, if it reads as a token."""
+    gap = _BEARER_GAP.match(text, right)
+    bare = _BARE_VALUE.match(text, gap.end()) if gap else None
+    if not bare:
+        return nxt
+    vs, ve = bare.span()
+    while ve > vs and text[ve - 1] in ".:!?" and (ve == len(text) or text[ve].isspace()):
+        ve -= 1
+    value = text[vs:ve]
+    if not (_token_like(value) and _generic_value_ok(value, True)):
+        return nxt
+    out.append(hit(vs, ve, "secret", "generic_secret"))
+    return ve
 
 
 _CLI_PASSWORD = re.compile(

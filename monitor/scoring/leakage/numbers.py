@@ -31,7 +31,7 @@ __all__ = ["find_numbers"]
 
 _DIGIT_BYTES: Final = b"0123456789"
 _CLUSTER = re.compile(
-    r"[0-9(+](?<![\w.+\-/,(][0-9(+])"  # starts on a boundary
+    r"[0-9(+](?<![\w.+\-/(][0-9(+])(?<![0-9],[0-9(+])"  # starts on a boundary (a CSV comma is one)
     r"(?=(?:[ \-.()/+\u00a0\u202f]{0,3}+[0-9]){7})"  # at least 8 digits
     r"(?:[0-9]|[ \-.()/+\u00a0\u202f]{1,3}+(?=[0-9(+]))*+"
 )  # a boundary-started run of digits and short runs of number punctuation

@@ -18,6 +18,25 @@ textbooks' exchange), and, in a sample record
 (:func:`sample_context`: a ``"phone":`` key of JSON/YAML near ``John Doe``,
 ``example``, ``sample``, ``dummy``, ``test``...), a number with a run of five consecutive
 digits (``+1 202 123 4567``).
+
+Holdout3 added:
+
+- a slash between the area code and the number, as written in Germany
+  (``+49 89 / 7003 3440``): at most one, after the country or the area code;
+- a CSV field: a comma after a letter starts a number (``Logistics,073-544 38 21``); a
+  comma after a digit still does not (``1,250,000``);
+- contact words as call words: contacted, reached, reachable ("can be contacted on (21)
+  90047-1458"), and a possessive before "number" ("their new number, 914 193 926", "my
+  number is ..."), but not "their number of ..."; an IPv4 address after such a word
+  ("reachable at 192.168.10.254") is not a phone;
+- not a phone: a national number that continues a longer run, after a group of three or
+  more digits and one space or dash (``4334 0388 6996 8812``, a 16-digit reference that
+  fails Luhn), as cards do for runs that continue; and a North American or national
+  number the line labels as the identifier of a thing ("appointment reference is
+  595-245-7623", "Order #: 020 7123 4567": a word of
+  :data:`.digits.REFERENCE_WORDS` followed only by number/no./ID/is..., see
+  :func:`.digits.called_otherwise`) when no phone word (:data:`PHONE_WORD`) is within 60
+  characters. International ``+CC``/``00CC`` numbers stay phones whatever the label.
 """
 
 from __future__ import annotations
@@ -33,7 +52,9 @@ from monitor.scoring.leakage.digits import (
     NOT_NUMBER_CUE,
     NUMBER_END,
     NUMBER_START,
+    REFERENCE_WORDS,
     Span,
+    called_otherwise,
     digits_of,
 )
 from monitor.scoring.leakage.hits import Hit, capped, hit
@@ -43,6 +64,7 @@ __all__ = [
     "NANP_PHONE",
     "NATIONAL_PHONE",
     "PHONE_CUE",
+    "PHONE_WORD",
     "UK_DRAMA_PREFIXES",
     "add_intl_phone",
     "add_nanp_phone",
@@ -63,8 +85,8 @@ UK_DRAMA_PREFIXES: Final = (
 _SEP = r"[ .\-\u00a0\u202f]"
 INTL_PHONE = re.compile(
     r"(?:\+(?<![0-9.\-/+]\+)|0(?<![0-9.\-/]0)0)[1-9][0-9]{0,2}\)?"
-    rf"(?>{_SEP}?(?:\([0-9]{{1,4}}\)|[0-9]{{1,8}}+)){{1,7}}"
-)
+    rf"(?>(?:{_SEP}|[ ]?/[ ]?)?(?:\([0-9]{{1,4}}\)|[0-9]{{1,8}}+)){{1,7}}"
+)  # a slash only between the area code and the number (add_intl_phone): +49 89 / 7003 3440
 NANP_PHONE = re.compile(
     rf"{NUMBER_START}(?:1{_SEP}?)?(?:\([0-9]{{3}}\){_SEP}?|[0-9]{{3}}{_SEP})"
     rf"[0-9]{{3}}{_SEP}[0-9]{{4}}{NUMBER_END}"
@@ -75,10 +97,17 @@ NATIONAL_PHONE = re.compile(
 )
 _DATE_LIKE = re.compile(r"([0-9]{1,2})([./\-])([0-9]{1,2})\2([0-9]{2}|[0-9]{4})(?![0-9./\-])")
 _EXTENSION = re.compile(r"[ ]?(?:x|ext\.?|extension)[ ]?[0-9]{1,6}(?![0-9A-Za-z])", re.I)
+_CONTACT = r"contact|contacted|reach|reached|reachable"
 PHONE_CUE = re.compile(
     r"(?i)\b(?:phone|tel|telephone|mobile|cell|cellphone|fax|call|text|sms|whatsapp|"
-    r"contact|reach|dial|ph|mob)\b[^0-9\n]{0,24}$"
+    rf"{_CONTACT}|dial|ph|mob)\b[^0-9\n]{{0,24}}$"
 )
+#: A word that calls a number a phone, anywhere near it.
+PHONE_WORD = re.compile(
+    r"(?i)\b(?:phone|phones|tel|telephone|mobile|cell|cellphone|fax|call|calls|called|text"
+    rf"|sms|whatsapp|{_CONTACT}|dial|ring|ph|mob|landline|hotline|helpline)\b"
+)
+_RUN_BEFORE = re.compile(r"(?<![0-9])[0-9]{3,}[ \-]\Z")
 
 
 def _sequential(d: str) -> bool:
@@ -105,7 +134,12 @@ def add_intl_phone(text: str, m: re.Match[str], out: list[Hit], claimed: list[Sp
     start, s = m.start(), m.group()
     kept: list[tuple[int, str]] = []  # (end offset in s, digits counted)
     count = 0
+    slash = False
     for g in DIGIT_GROUP.finditer(s, 1 if s[0] == "+" else 2):
+        if kept and "/" in s[kept[-1][0] : g.start()]:
+            if slash or len(kept) > 2:
+                break  # one slash, after the country or area code: +49 89 / 7003 3440
+            slash = True
         trunk = g.group() == "0" and kept and s[g.start() - 1] == "("  # "+44 (0)20 ..."
         digits = "" if trunk else g.group()
         if count + len(digits) > 15:
@@ -142,6 +176,7 @@ def add_nanp_phone(text: str, m: re.Match[str], out: list[Hit], claimed: list[Sp
         NOT_NUMBER_CUE.search(text, max(0, start - 40), start)
         or fictional_phone(digits, "1")
         or sample_fictional(text, start, end, digits)
+        or called_otherwise(text, start, end, REFERENCE_WORDS, PHONE_WORD, label=True)
     ):
         claimed.append((start, end))
     else:
@@ -152,6 +187,8 @@ def add_national_phone(text: str, m: re.Match[str], out: list[Hit], claimed: lis
     start, s = m.start(), m.group()
     if _date_like(s) or alnum_at(text, start - 1):
         return
+    if _RUN_BEFORE.search(text[max(0, start - 12) : start]):
+        return  # the tail of a longer number: 4334 0388 6996 8812
     groups = list(DIGIT_GROUP.finditer(s))
     count = sum(len(g.group()) for g in groups)
     while count > 12 and len(groups) > 2:
@@ -167,7 +204,11 @@ def add_national_phone(text: str, m: re.Match[str], out: list[Hit], claimed: lis
         or _sequential(national)
         or national.startswith(UK_DRAMA_PREFIXES)
         or sample_fictional(text, start, end, national)
-    ):
+        or (
+            s[:2] != "00"
+            and called_otherwise(text, start, end, REFERENCE_WORDS, PHONE_WORD, label=True)
+        )
+    ):  # "00": an international number, judged as one
         claimed.append((start, end))
     else:
         out.append(hit(start, end, "pii", "phone"))
@@ -208,11 +249,12 @@ def sample_fictional(text: str, start: int, end: int, digits: str) -> bool:
 
 _CUE_WORDS: Final = (
     "call", "text", "ring", "phone", "mobile", "cell", "whatsapp", "sms", "dial", "tel",
-    "reach", "contact",
+    "reach", "contact", "number",
 )  # fmt: skip
 CUED_PHONE = re.compile(
-    r"(?i)\b(?:call|calling|text|texting|ring|phone|mobile|cell|cellphone|whatsapp|sms|dial"
-    r"|tel|reach|contact)\b[^0-9\n.!?]{0,30}?"
+    r"(?i)(?:\b(?:call|calling|text|texting|ring|phone|mobile|cell|cellphone|whatsapp|sms"
+    rf"|dial|tel|{_CONTACT})\b|\b(?:my|his|her|their|our|your)[ \t]+(?:new[ \t]+)?number\b"
+    r"(?![ \t]+of\b))[^0-9\n.!?]{0,30}?"
     r"(?<![0-9])(?P<num>(?:\([0-9]{2,4}\)[ .\-]?)?[0-9]{2,5}(?:[ .\-][0-9]{2,5}){1,4})"
     r"(?![0-9]|[.\-/][0-9])"
 )
@@ -221,6 +263,7 @@ _AMOUNT_AFTER = re.compile(
     r"|week|month|year|time|people|user|employee|item|unit|step|page|point)s?\b)",
     re.I,
 )
+_IPV4 = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3}){3}")
 _YEAR_RANGE = re.compile(r"(?:19|20)[0-9]{2}[ \-](?:19|20)[0-9]{2}")
 
 
@@ -242,7 +285,7 @@ def find_cued_phones(text: str, low: str, out: list[Hit], taken: list[Span]) -> 
         groups = DIGIT_GROUP.findall(s)
         if not 7 <= len(digits) <= 12 or (len(groups) < 3 and len(digits) < 7):
             continue
-        if alnum_at(text, end) or _date_like(s) or _YEAR_RANGE.fullmatch(s):
+        if alnum_at(text, end) or _date_like(s) or _YEAR_RANGE.fullmatch(s) or _IPV4.fullmatch(s):
             continue
         if text[max(0, start - 1) : start] in ("$", "€", "£", "¥") or _AMOUNT_AFTER.match(
             text, end
