@@ -15,6 +15,10 @@ Sources (all written for ragmon, or public text shipped with CPython):
   (to write what it lacks: most attacks avoid "ignore", "previous" and "instructions"),
   the second after reading nothing of the project; holdout5 attacks carry the technique
   they use (their category here is ``indirect_<technique>``);
+- ``dev4.jsonl`` (training) and ``holdout6.jsonl`` (holdout): queries by two more writers,
+  the first after reading only ``dev.jsonl`` and ``dev2.jsonl`` (to write what they lack:
+  attacks in other languages, payloads pasted into a request, persona jailbreaks, and
+  benign requests in other languages), the second after reading nothing of the project;
 - the ``ragmon demo`` corpus (``monitor/demo/corpus.py``): policy chunks and the questions
   they answer (benign, training) and its injection payloads (training);
 - CPython's documentation topics (``pydoc_data.topics``, as packed by
@@ -44,6 +48,7 @@ HOLDOUT_FILES = (
     "holdout4.jsonl",
     "holdout4_chunks.jsonl",
     "holdout5_chunks.jsonl",
+    "holdout6.jsonl",
 )
 
 
@@ -135,7 +140,13 @@ def load_rows(seed: int = 17) -> list[Row]:
     from bench.injection_model.corpus import rows
 
     out = list(rows(seed))
-    for name in ("dev.jsonl", "dev2.jsonl", "dev2_chunks.jsonl", "dev3_chunks.jsonl"):
+    for name in (
+        "dev.jsonl",
+        "dev2.jsonl",
+        "dev2_chunks.jsonl",
+        "dev3_chunks.jsonl",
+        "dev4.jsonl",
+    ):
         out += _fixture(name, "train")
     for name in HOLDOUT_FILES:
         out += _fixture(name, "holdout")

@@ -17,7 +17,10 @@
    model blocks 0.600 of the chunk attacks at 1 % benign, against 0.468 with the query
    model's weights; scoring queries with the chunk model's shared weights would block
    0.858 of the query attacks instead of 0.887, and copies for queries too cost them
-   more (0.889 -> 0.832, measured before dev3), so queries have no copies.
+   more (0.889 -> 0.832, measured before dev3), so queries have no copies. With dev4's
+   queries added (its attacks are harder: other languages, pasted payloads, personas),
+   out of fold the shipped model blocks 0.859 of the query attacks and 0.565 of the
+   chunk attacks at 1 % benign.
 4. Out-of-fold logits (5 folds, grouped by family so a family is never in its own
    training fold) are combined with the pattern score by a two-feature logistic fit per
    mode (queries; chunks); each mode's threshold is the combined probability that 1 % of
