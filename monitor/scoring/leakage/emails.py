@@ -60,17 +60,16 @@ PLACEHOLDER_LOCALS: Final = frozenset(
     name email mail youremail your.email your.name yourname you abc xyz abc123 demo sample
     candidate applicant student employee customer person""".split()
 )
-GENERIC_DOMAINS: Final = frozenset(
-    """gmail.com googlemail.com yahoo.com yahoo.co.uk hotmail.com outlook.com live.com msn.com
-    aol.com icloud.com me.com mail.com email.com gmx.com gmx.de gmx.net web.de proton.me
-    protonmail.com yandex.ru yandex.com qq.com 163.com zoho.com fastmail.com hey.com
-    test.com site.com acme.com acme.org foo.com bar.com abc.com xyz.com mysite.com
-    somewhere.com anywhere.com nowhere.com internet.com web.com mailinator.com""".split()
-)
 #: Generic domains that are nobody's mail provider: an address there is made up.
 TEMPLATE_DOMAINS: Final = frozenset(
     """test.com site.com acme.com acme.org foo.com bar.com abc.com xyz.com mysite.com
     somewhere.com anywhere.com nowhere.com internet.com web.com mailinator.com""".split()
+)
+#: Free-mail providers and :data:`TEMPLATE_DOMAINS`.
+GENERIC_DOMAINS: Final = TEMPLATE_DOMAINS | frozenset(
+    """gmail.com googlemail.com yahoo.com yahoo.co.uk hotmail.com outlook.com live.com msn.com
+    aol.com icloud.com me.com mail.com email.com gmx.com gmx.de gmx.net web.de proton.me
+    protonmail.com yandex.ru yandex.com qq.com 163.com zoho.com fastmail.com hey.com""".split()
 )
 #: Pieces (split at ``.``, ``_``, ``-``) of a sample's local part: stock names of
 #: documentation (the cryptographers' cast, John/Jane Doe, Joe Bloggs, Max Mustermann...),
