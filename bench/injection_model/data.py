@@ -19,6 +19,9 @@ Sources (all written for ragmon, or public text shipped with CPython):
   the first after reading only ``dev.jsonl`` and ``dev2.jsonl`` (to write what they lack:
   attacks in other languages, payloads pasted into a request, persona jailbreaks, and
   benign requests in other languages), the second after reading nothing of the project;
+- ``holdout7.jsonl`` and ``holdout7_chunks.jsonl`` (holdout): queries and documents by a
+  fifth writer who read nothing of the project (its attacks carry a technique tag, as
+  holdout5's do), first scored with the shipped model;
 - the ``ragmon demo`` corpus (``monitor/demo/corpus.py``): policy chunks and the questions
   they answer (benign, training) and its injection payloads (training);
 - CPython's documentation topics (``pydoc_data.topics``, as packed by
@@ -49,6 +52,8 @@ HOLDOUT_FILES = (
     "holdout4_chunks.jsonl",
     "holdout5_chunks.jsonl",
     "holdout6.jsonl",
+    "holdout7.jsonl",
+    "holdout7_chunks.jsonl",
 )
 
 
