@@ -6,7 +6,9 @@ development data since; ``holdout.jsonl``, written after the second freeze and n
 tuned on (detection 0.972, FPR 0.000 when written); ``holdout3.jsonl``, written by a
 writer who never saw the detector and scored once at first sight (detection 0.9630,
 FPR 0.0221: 6 of 172 hard negatives, none of 100 ordinary answers), development data
-since. Per-type table tests with offsets;
+since; ``holdout4.jsonl``, by another writer who never saw the detector, scored once
+after holdout3's fixes (detection 0.9886, FPR 0.0037: 1 of 166 hard negatives, none of
+102 ordinary answers) and never tuned on. Per-type table tests with offsets;
 hard negatives; no text in the results; event chunks and context; 1 MB adversarial
 inputs; determinism; timings.
 
@@ -201,6 +203,25 @@ def test_holdout3_rates() -> None:
     )
     assert detection > 0.995, missed
     assert fpr < 0.01, false_pos
+    ordinary = [c for c in cases if c["note"] == "ordinary_answer"]
+    assert len(ordinary) >= 100
+    assert [c["text"] for c in ordinary if run_case(c).detected] == []
+
+
+def test_holdout4_rates() -> None:
+    """holdout4, never tuned on: issue 17's goals (detection >= 0.98, FPR <= 0.02, hard
+    negatives <= 0.05), and its ordinary answers without any finding. At first sight it
+    missed 3 of 264 leaks (two compact French mobiles after "called back at", an SSN in
+    spaces far from its cue) and reported one safe row (a 3-D Secure sandbox card)."""
+    cases = load("holdout4.jsonl")
+    assert sum(1 for c in cases if c["leaks"]) >= 250
+    detection, fpr, missed, false_pos = metrics(cases)
+    hard = [c for c in cases if not c["leaks"] and c["note"] != "ordinary_answer"]
+    hard_fp = [c["note"] for c in hard if run_case(c).detected]
+    print(f"holdout4: detection {detection:.4f}, FPR {fpr:.4f}, hard {len(hard_fp)}/{len(hard)}")
+    assert detection >= 0.98, missed
+    assert fpr <= 0.01, false_pos
+    assert len(hard) >= 150 and len(hard_fp) / len(hard) <= 0.02, hard_fp
     ordinary = [c for c in cases if c["note"] == "ordinary_answer"]
     assert len(ordinary) >= 100
     assert [c["text"] for c in ordinary if run_case(c).detected] == []
