@@ -113,8 +113,11 @@ def _secret_name(ident: str, text: str, left: int) -> bool:
     for q in _KEY_QUALIFIERS:
         if stem.endswith(q):
             return _word_start(ident, len(stem) - len(q))
-    if stem:
-        return False
+    return not stem and _qualified_before(text, left)
+
+
+def _qualified_before(text: str, left: int) -> bool:
+    """Whether a qualifier word ("API", "access", "root"...) stands right before ``left``."""
     return _QUALIFIED_KEY.search(text[max(0, left - 24) : left].lower()) is not None
 
 
@@ -126,9 +129,7 @@ _TEST_MODE_PREFIXES: Final = ("sk_test_", "pk_test_", "rk_test_")
 def _direct_key(text: str, left: int, right: int) -> bool:
     """Whether ``text[left:right]`` is a bare key name after a qualifier word, in prose:
     "API token", "access key", "root password"."""
-    if text[left:right].lower() not in _DIRECT_NAMES:
-        return False
-    return _QUALIFIED_KEY.search(text[max(0, left - 24) : left].lower()) is not None
+    return text[left:right].lower() in _DIRECT_NAMES and _qualified_before(text, left)
 
 
 def _token_like(value: str) -> bool:
