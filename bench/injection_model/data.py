@@ -19,8 +19,9 @@ Sources (all written for ragmon, or public text shipped with CPython):
   the first after reading only ``dev.jsonl`` and ``dev2.jsonl`` (to write what they lack:
   attacks in other languages, payloads pasted into a request, persona jailbreaks, and
   benign requests in other languages), the second after reading nothing of the project;
-- ``holdout7.jsonl`` and ``holdout7_chunks.jsonl`` (holdout): queries and documents by a
-  fifth writer who read nothing of the project (its attacks carry a technique tag, as
+- ``holdout7.jsonl`` and ``holdout7_chunks.jsonl``, ``holdout8.jsonl`` and
+  ``holdout8_chunks.jsonl`` (holdout): queries and documents by a fifth and a sixth
+  writer who read nothing of the project (their attacks carry a technique tag, as
   holdout5's do), first scored with the shipped model;
 - the ``ragmon demo`` corpus (``monitor/demo/corpus.py``): policy chunks and the questions
   they answer (benign, training) and its injection payloads (training);
@@ -54,6 +55,8 @@ HOLDOUT_FILES = (
     "holdout6.jsonl",
     "holdout7.jsonl",
     "holdout7_chunks.jsonl",
+    "holdout8.jsonl",
+    "holdout8_chunks.jsonl",
 )
 
 
