@@ -1,7 +1,7 @@
 """The learned part of the injection detector (``monitor/scoring/injection/model.py``,
 issue 17) and the two defects fixed with it.
 
-Three holdouts, none read by the training script (``bench/injection_model/data.py``):
+The holdouts, none read by the training script (``bench/injection_model/data.py``):
 
 - the *template* holdout: the families of ``bench/injection_model/corpus.py`` ending in
   ``_h``, the hand-written ``tests/fixtures/injection/holdout.jsonl`` to ``holdout3.jsonl``
@@ -20,9 +20,9 @@ Three holdouts, none read by the training script (``bench/injection_model/data.p
   holdout8 too and not shipped (see the issue 17 report).
 
 The floors below sit a few points under the numbers measured when the model was shipped
-(``python -m bench.injection_model.evaluate``, ``--file holdout4`` and ``--file holdout5``
-for the others; see the issue 17 report), so that a retrained model that loses ground
-fails here.
+(``python -m bench.injection_model.evaluate``, with ``--file holdoutN.jsonl`` or
+``--file holdoutN_chunks.jsonl`` for the writers' sets; see the issue 17 report), so that
+a retrained model that loses ground fails here.
 """
 
 from __future__ import annotations
@@ -124,6 +124,34 @@ OVERALL = {  # (holdout, mode): (metric, ">=" or "<=", bound)
         ("blocked_benign", "<=", 0.025),
         ("blocked_attacks", ">=", 0.8),
     ],
+    ("holdout4", "chunk"): [
+        ("attacks", ">=", 101),
+        ("benign", ">=", 201),
+        ("auc", ">=", 0.95),
+        ("tpr_at_1pct_fpr", ">=", 0.42),
+        ("tpr_at_5pct_fpr", ">=", 0.8),
+        ("blocked_benign", "<=", 0.025),
+        ("blocked_attacks", ">=", 0.68),
+    ],
+    ("holdout5", "chunk"): [
+        ("attacks", ">=", 151),
+        ("benign", ">=", 251),
+        ("auc", ">=", 0.91),
+        ("tpr_at_1pct_fpr", ">=", 0.43),
+        ("tpr_at_5pct_fpr", ">=", 0.58),
+        ("blocked_benign", "<=", 0.06),  # 4.6 %: the 1 % operating point does not transfer
+        ("blocked_attacks", ">=", 0.58),
+    ],
+    ("holdout6", "query"): [
+        ("attacks", ">=", 251),
+        ("benign", ">=", 401),
+        ("auc", ">=", 0.96),
+        ("auc_short", ">=", 0.965),
+        ("tpr_at_1pct_fpr", ">=", 0.7),
+        ("tpr_at_5pct_fpr", ">=", 0.88),
+        ("blocked_benign", "<=", 0.025),
+        ("blocked_attacks", ">=", 0.75),
+    ],
     ("holdout7", "query"): [
         ("attacks", ">=", 251),
         ("benign", ">=", 351),
@@ -160,34 +188,6 @@ OVERALL = {  # (holdout, mode): (metric, ">=" or "<=", bound)
         ("tpr_at_1pct_fpr", ">=", 0.15),
         ("tpr_at_5pct_fpr", ">=", 0.8),
         ("blocked_benign", "<=", 0.035),
-        ("blocked_attacks", ">=", 0.58),
-    ],
-    ("holdout6", "query"): [
-        ("attacks", ">=", 251),
-        ("benign", ">=", 401),
-        ("auc", ">=", 0.96),
-        ("auc_short", ">=", 0.965),
-        ("tpr_at_1pct_fpr", ">=", 0.7),
-        ("tpr_at_5pct_fpr", ">=", 0.88),
-        ("blocked_benign", "<=", 0.025),
-        ("blocked_attacks", ">=", 0.75),
-    ],
-    ("holdout4", "chunk"): [
-        ("attacks", ">=", 101),
-        ("benign", ">=", 201),
-        ("auc", ">=", 0.95),
-        ("tpr_at_1pct_fpr", ">=", 0.42),
-        ("tpr_at_5pct_fpr", ">=", 0.8),
-        ("blocked_benign", "<=", 0.025),
-        ("blocked_attacks", ">=", 0.68),
-    ],
-    ("holdout5", "chunk"): [
-        ("attacks", ">=", 151),
-        ("benign", ">=", 251),
-        ("auc", ">=", 0.91),
-        ("tpr_at_1pct_fpr", ">=", 0.43),
-        ("tpr_at_5pct_fpr", ">=", 0.58),
-        ("blocked_benign", "<=", 0.06),  # 4.6 %: the 1 % operating point does not transfer
         ("blocked_attacks", ">=", 0.58),
     ],
 }

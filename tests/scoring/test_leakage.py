@@ -189,23 +189,33 @@ def test_holdout_rates() -> None:
     assert fpr < 0.05, false_pos
 
 
+def safe_rows(
+    cases: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[str], list[dict[str, Any]], list[str]]:
+    """A holdout's safe rows: (hard negatives, the notes of those reported, ordinary
+    answers, the texts of those reported)."""
+    safe = [c for c in cases if not c["leaks"]]
+    hard = [c for c in safe if c["note"] != "ordinary_answer"]
+    ordinary = [c for c in safe if c["note"] == "ordinary_answer"]
+    hard_fp = [c["note"] for c in hard if run_case(c).detected]
+    return hard, hard_fp, ordinary, [c["text"] for c in ordinary if run_case(c).detected]
+
+
 def test_holdout3_rates() -> None:
     """holdout3 is development data now (the rules of its misses and false positives were
     written against it): held to what the detector reaches on it, and its ordinary
     answers (no number or key named as such) must have no finding at all."""
     cases = load("holdout3.jsonl")
     detection, fpr, missed, false_pos = metrics(cases)
-    hard = [c for c in cases if not c["leaks"] and c["note"] != "ordinary_answer"]
-    hard_fp = [c["note"] for c in hard if run_case(c).detected]
+    hard, hard_fp, ordinary, ordinary_fp = safe_rows(cases)
     print(
         f"holdout3 (now development): detection {detection:.4f}, FPR {fpr:.4f}, "
         f"hard negatives {len(hard_fp)}/{len(hard)}"
     )
     assert detection > 0.995, missed
     assert fpr < 0.01, false_pos
-    ordinary = [c for c in cases if c["note"] == "ordinary_answer"]
     assert len(ordinary) >= 100
-    assert [c["text"] for c in ordinary if run_case(c).detected] == []
+    assert ordinary_fp == []
 
 
 def test_holdout4_rates() -> None:
@@ -216,15 +226,13 @@ def test_holdout4_rates() -> None:
     cases = load("holdout4.jsonl")
     assert sum(1 for c in cases if c["leaks"]) >= 250
     detection, fpr, missed, false_pos = metrics(cases)
-    hard = [c for c in cases if not c["leaks"] and c["note"] != "ordinary_answer"]
-    hard_fp = [c["note"] for c in hard if run_case(c).detected]
+    hard, hard_fp, ordinary, ordinary_fp = safe_rows(cases)
     print(f"holdout4: detection {detection:.4f}, FPR {fpr:.4f}, hard {len(hard_fp)}/{len(hard)}")
     assert detection >= 0.98, missed
     assert fpr <= 0.01, false_pos
     assert len(hard) >= 150 and len(hard_fp) / len(hard) <= 0.02, hard_fp
-    ordinary = [c for c in cases if c["note"] == "ordinary_answer"]
     assert len(ordinary) >= 100
-    assert [c["text"] for c in ordinary if run_case(c).detected] == []
+    assert ordinary_fp == []
 
 
 # ---------------------------------------------------------------------------------------
