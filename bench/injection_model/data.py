@@ -6,23 +6,25 @@ Sources (all written for ragmon, or public text shipped with CPython):
 - ``tests/fixtures/injection/dev.jsonl``: hand-written attacks and hard negatives
   (training); ``holdout.jsonl``, ``holdout2.jsonl``, ``holdout3.jsonl`` and
   ``chunks.jsonl``: hand-written, never trained on (holdout);
-- ``dev2.jsonl`` and ``dev2_chunks.jsonl`` (training) and ``holdout4.jsonl`` and
-  ``holdout4_chunks.jsonl`` (holdout): queries and retrieved documents written for
-  ragmon by two writers who did not see each other's files nor the rest of this set;
-  the holdout writer was asked for an independent test of generalisation;
-- ``dev3_chunks.jsonl`` (training) and ``holdout5_chunks.jsonl`` (holdout): retrieved
-  documents written by two more writers, the first after reading only ``dev2_chunks``
-  (to write what it lacks: most attacks avoid "ignore", "previous" and "instructions"),
-  the second after reading nothing of the project; holdout5 attacks carry the technique
-  they use (their category here is ``indirect_<technique>``);
-- ``dev4.jsonl`` (training) and ``holdout6.jsonl`` (holdout): queries by two more writers,
-  the first after reading only ``dev.jsonl`` and ``dev2.jsonl`` (to write what they lack:
-  attacks in other languages, payloads pasted into a request, persona jailbreaks, and
-  benign requests in other languages), the second after reading nothing of the project;
-- ``holdout7.jsonl`` and ``holdout7_chunks.jsonl``, ``holdout8.jsonl`` and
-  ``holdout8_chunks.jsonl`` (holdout): queries and documents by a fifth and a sixth
-  writer who read nothing of the project (their attacks carry a technique tag, as
-  holdout5's do), first scored with the shipped model;
+- ``dev2.jsonl`` and ``dev2_chunks.jsonl``: queries and retrieved documents written for
+  ragmon by a writer who saw none of the rest of this set;
+- ``dev3_chunks.jsonl``: retrieved documents by a writer who read only ``dev2_chunks`` (to
+  write what it lacks: most attacks avoid "ignore", "previous" and "instructions");
+- ``dev4.jsonl``: queries by a writer who read only ``dev.jsonl`` and ``dev2.jsonl`` (to
+  write what they lack: attacks in other languages, payloads pasted into a request,
+  persona jailbreaks, and benign requests in other languages);
+- ``dev5.jsonl`` and ``dev5_chunks.jsonl``: queries and documents by a writer asked for
+  personas, filter bypasses, pasted payloads and hard benign documents;
+- ``holdout4.jsonl`` and ``holdout4_chunks.jsonl``, ``holdout5_chunks.jsonl``,
+  ``holdout6.jsonl``, ``holdout7.jsonl`` and ``holdout7_chunks.jsonl``, ``holdout8.jsonl``
+  and ``holdout8_chunks.jsonl``: queries and documents by five writers who read nothing
+  of the project. They were the independent holdouts of the earlier models (their first
+  sights are in the README) and are training data since the model of 2026-11-26, chosen
+  on holdout9 by a rule written before holdout9 existed;
+- ``holdout9.jsonl`` and ``holdout9_chunks.jsonl``, ``holdout10.jsonl`` and
+  ``holdout10_chunks.jsonl`` (holdout): 730 queries and 370 documents, and 730 queries
+  and 393 documents, by a seventh and an eighth writer who read nothing of the project,
+  first scored with that model and the one before it;
 - the ``ragmon demo`` corpus (``monitor/demo/corpus.py``): policy chunks and the questions
   they answer (benign, training) and its injection payloads (training);
 - CPython's documentation topics (``pydoc_data.topics``, as packed by
@@ -31,8 +33,9 @@ Sources (all written for ragmon, or public text shipped with CPython):
   (every third topic, sorted, is holdout).
 
 A row: ``text, label, category, family, mode ("query" | "chunk"), split``. A holdout text
-that also occurs in training (the documentation repeats sentences across topics; two
-fixtures share a line) is dropped from the holdout.
+that also occurs in training (the documentation repeats sentences across topics; short
+common questions recur across writers: 10 of holdout9's 1,100 texts, 6 of holdout10's
+1,123) is dropped from the holdout.
 """
 
 from __future__ import annotations
@@ -49,14 +52,10 @@ HOLDOUT_FILES = (
     "holdout2.jsonl",
     "holdout3.jsonl",
     "chunks.jsonl",
-    "holdout4.jsonl",
-    "holdout4_chunks.jsonl",
-    "holdout5_chunks.jsonl",
-    "holdout6.jsonl",
-    "holdout7.jsonl",
-    "holdout7_chunks.jsonl",
-    "holdout8.jsonl",
-    "holdout8_chunks.jsonl",
+    "holdout9.jsonl",
+    "holdout9_chunks.jsonl",
+    "holdout10.jsonl",
+    "holdout10_chunks.jsonl",
 )
 
 
@@ -154,6 +153,16 @@ def load_rows(seed: int = 17) -> list[Row]:
         "dev2_chunks.jsonl",
         "dev3_chunks.jsonl",
         "dev4.jsonl",
+        "dev5.jsonl",
+        "dev5_chunks.jsonl",
+        "holdout4.jsonl",
+        "holdout4_chunks.jsonl",
+        "holdout5_chunks.jsonl",
+        "holdout6.jsonl",
+        "holdout7.jsonl",
+        "holdout7_chunks.jsonl",
+        "holdout8.jsonl",
+        "holdout8_chunks.jsonl",
     ):
         out += _fixture(name, "train")
     for name in HOLDOUT_FILES:
