@@ -27,7 +27,8 @@ queries keep a model of their own, fitted without copies.
 
 Scoring is dictionary look-ups: a token's contribution (its word and character pieces) is
 kept in a bounded memo per model, so a word is decomposed once per process, and each
-position costs one memo look-up and one pair look-up.
+position costs one memo look-up and one look-up of the pairs the token begins (by its
+next token only when there are any).
 
 :func:`direct_score` and :func:`indirect_score` combine the model's logit with the pattern
 score (:mod:`.evidence`, :mod:`.indirect`) by a logistic fit on out-of-fold predictions
@@ -131,8 +132,9 @@ class Model:
     bias: float
     chunk_bias: float
     """The chunk model's bias."""
-    pair_firsts: frozenset[str]
-    """The tokens that begin a pair feature (only their pairs are looked up)."""
+    pairs: tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]]
+    """The pair features' weights by first and second token, of the query model and of
+    the chunk model (``b:first second`` and ``k:b:first second`` in ``weights``)."""
     direct: tuple[float, float, float, float, float]
     """(model coefficient, pattern coefficient, intercept, raw threshold, the pattern score
     that blocks by itself): together, they block 1 % of the benign development texts."""
@@ -153,9 +155,14 @@ def load() -> Model:
         direct = tuple(float(v) for v in data["direct"])
         indirect = tuple(float(v) for v in data["indirect"])
     weights = dict(zip(names, values, strict=True))
-    pairs = (n.removeprefix(CHUNK) for n in names)
-    firsts = frozenset(n[2:].split(" ", 1)[0] for n in pairs if n.startswith("b:"))
-    return Model(weights, bias, chunk_bias, firsts, direct, indirect)  # type: ignore[arg-type]
+    pairs: tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]] = ({}, {})
+    for name, value in weights.items():
+        chunk = name.startswith(CHUNK)
+        feature = name.removeprefix(CHUNK)
+        if feature.startswith("b:"):
+            first, second = feature[2:].split(" ", 1)
+            pairs[chunk].setdefault(first, {})[second] = value
+    return Model(weights, bias, chunk_bias, pairs, direct, indirect)  # type: ignore[arg-type]
 
 
 _memos: tuple[dict[str, float], dict[str, float]] = ({}, {})  # queries, chunks
@@ -179,7 +186,7 @@ def logit(norm: str, model: Model | None = None, *, chunk: bool = False) -> floa
     highest window's."""
     model = load() if model is None else model
     toks = tokens(norm)
-    bias, mode = (model.chunk_bias, CHUNK) if chunk else (model.bias, "")
+    bias = model.chunk_bias if chunk else model.bias
     if not toks:
         return bias
     weights = model.weights
@@ -187,11 +194,10 @@ def logit(norm: str, model: Model | None = None, *, chunk: bool = False) -> floa
     contrib = [
         c if (c := memo_get(t)) is not None else _contribution(t, weights, chunk) for t in toks
     ]
-    firsts = model.pair_firsts
-    get = weights.get
-    for i in [i for i, t in enumerate(toks[:-1]) if t in firsts]:
-        w = get(f"{mode}b:{toks[i]} {toks[i + 1]}")
-        if w is not None:
+    seconds_of = model.pairs[chunk].get
+    for i, t in enumerate(toks[:-1]):
+        seconds = seconds_of(t)
+        if seconds is not None and (w := seconds.get(toks[i + 1])) is not None:
             contrib[i] += w
     best = -math.inf
     if len(contrib) <= WINDOW_TOKENS:
