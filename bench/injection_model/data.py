@@ -15,16 +15,19 @@ Sources (all written for ragmon, or public text shipped with CPython):
   persona jailbreaks, and benign requests in other languages);
 - ``dev5.jsonl`` and ``dev5_chunks.jsonl``: queries and documents by a writer asked for
   personas, filter bypasses, pasted payloads and hard benign documents;
-- ``holdout4.jsonl`` and ``holdout4_chunks.jsonl``, ``holdout5_chunks.jsonl``,
-  ``holdout6.jsonl``, ``holdout7.jsonl`` and ``holdout7_chunks.jsonl``, ``holdout8.jsonl``
-  and ``holdout8_chunks.jsonl``: queries and documents by five writers who read nothing
-  of the project. They were the independent holdouts of the earlier models (their first
-  sights are in the README) and are training data since the model of 2026-11-26, chosen
-  on holdout9 by a rule written before holdout9 existed;
-- ``holdout9.jsonl`` and ``holdout9_chunks.jsonl``, ``holdout10.jsonl`` and
-  ``holdout10_chunks.jsonl`` (holdout): 730 queries and 370 documents, and 730 queries
-  and 393 documents, by a seventh and an eighth writer who read nothing of the project,
-  first scored with that model and the one before it;
+- ``holdout4.jsonl`` to ``holdout10_chunks.jsonl`` (the queries and documents of
+  holdout4, holdout6 to holdout10, and holdout5's documents): by seven writers who read
+  nothing of the project. They were the independent holdouts of earlier models (their
+  first sights are in the README); holdout4 to holdout8 are training data since a model
+  chosen on holdout9, and holdout9 and holdout10 since the shipped model, chosen on
+  holdout11, each by a rule written before that holdout existed;
+- ``dev6.jsonl`` and ``dev6_chunks.jsonl``: 300 queries and 344 documents by a writer
+  asked for the injection techniques holdout9's documents were missed on (conditional
+  triggers, tool calls, buried and labelled notes, fake turns, CV screening) and hard
+  benign documents;
+- ``holdout11.jsonl`` and ``holdout11_chunks.jsonl`` (holdout): 730 queries and 370
+  documents by a ninth writer who read nothing of the project, first scored with the
+  shipped model and the one before it;
 - the ``ragmon demo`` corpus (``monitor/demo/corpus.py``): policy chunks and the questions
   they answer (benign, training) and its injection payloads (training);
 - CPython's documentation topics (``pydoc_data.topics``, as packed by
@@ -34,8 +37,8 @@ Sources (all written for ragmon, or public text shipped with CPython):
 
 A row: ``text, label, category, family, mode ("query" | "chunk"), split``. A holdout text
 that also occurs in training (the documentation repeats sentences across topics; short
-common questions recur across writers: 10 of holdout9's 1,100 texts, 6 of holdout10's
-1,123) is dropped from the holdout.
+common questions recur across writers: 14 of holdout11's 1,100 texts) is dropped from
+the holdout.
 """
 
 from __future__ import annotations
@@ -52,10 +55,8 @@ HOLDOUT_FILES = (
     "holdout2.jsonl",
     "holdout3.jsonl",
     "chunks.jsonl",
-    "holdout9.jsonl",
-    "holdout9_chunks.jsonl",
-    "holdout10.jsonl",
-    "holdout10_chunks.jsonl",
+    "holdout11.jsonl",
+    "holdout11_chunks.jsonl",
 )
 
 
@@ -163,6 +164,12 @@ def load_rows(seed: int = 17) -> list[Row]:
         "holdout7_chunks.jsonl",
         "holdout8.jsonl",
         "holdout8_chunks.jsonl",
+        "holdout9.jsonl",
+        "holdout9_chunks.jsonl",
+        "holdout10.jsonl",
+        "holdout10_chunks.jsonl",
+        "dev6.jsonl",
+        "dev6_chunks.jsonl",
     ):
         out += _fixture(name, "train")
     for name in HOLDOUT_FILES:
