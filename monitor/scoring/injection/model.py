@@ -27,8 +27,8 @@ queries keep a model of their own, fitted without copies.
 
 Scoring is dictionary look-ups: a token's contribution (its word and character pieces) is
 kept in a bounded memo per model, so a word is decomposed once per process, and each
-position costs one memo look-up and one look-up of the pairs the token begins (by its
-next token only when there are any).
+position costs one memo look-up and one look-up of its (token, next token) pair, both run
+by ``map`` over the token list.
 
 :func:`direct_score` and :func:`indirect_score` combine the model's logit with the pattern
 score (:mod:`.evidence`, :mod:`.indirect`) by a logistic fit on out-of-fold predictions
@@ -56,6 +56,9 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from itertools import accumulate, pairwise, repeat
+from operator import add
+from typing import cast
 
 __all__ = [
     "HEAD_TOKENS",
@@ -90,11 +93,13 @@ _MEMO_MAX = 200_000
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 _TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\w\s]{{1,3}}")
+# the same tokens of an ASCII text, faster: ASCII classes (\x1c-\x1f are Unicode spaces)
+_ASCII_TOKEN = re.compile(r"\w+|[^\w\s\x1c-\x1f]{1,3}", re.ASCII)
 
 
 def tokens(norm: str) -> list[str]:
     """The tokens of a normalised text (its head and tail when it has very many)."""
-    toks: list[str] = _TOKEN.findall(norm)
+    toks: list[str] = (_ASCII_TOKEN if norm.isascii() else _TOKEN).findall(norm)
     if len(toks) > HEAD_TOKENS + TAIL_TOKENS:
         return toks[:HEAD_TOKENS] + toks[-TAIL_TOKENS:]
     return toks
@@ -132,9 +137,9 @@ class Model:
     bias: float
     chunk_bias: float
     """The chunk model's bias."""
-    pairs: tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]]
-    """The pair features' weights by first and second token, of the query model and of
-    the chunk model (``b:first second`` and ``k:b:first second`` in ``weights``)."""
+    pairs: tuple[dict[tuple[str, str], float], dict[tuple[str, str], float]]
+    """The pair features' weights by (first, second) token, of the query model and of the
+    chunk model (``b:first second`` and ``k:b:first second`` in ``weights``)."""
     direct: tuple[float, float, float, float, float]
     """(model coefficient, pattern coefficient, intercept, raw threshold, the pattern score
     that blocks by itself): together, they block 1 % of the benign development texts."""
@@ -155,13 +160,13 @@ def load() -> Model:
         direct = tuple(float(v) for v in data["direct"])
         indirect = tuple(float(v) for v in data["indirect"])
     weights = dict(zip(names, values, strict=True))
-    pairs: tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]] = ({}, {})
+    pairs: tuple[dict[tuple[str, str], float], dict[tuple[str, str], float]] = ({}, {})
     for name, value in weights.items():
         chunk = name.startswith(CHUNK)
         feature = name.removeprefix(CHUNK)
         if feature.startswith("b:"):
             first, second = feature[2:].split(" ", 1)
-            pairs[chunk].setdefault(first, {})[second] = value
+            pairs[chunk][first, second] = value
     return Model(weights, bias, chunk_bias, pairs, direct, indirect)  # type: ignore[arg-type]
 
 
@@ -189,28 +194,21 @@ def logit(norm: str, model: Model | None = None, *, chunk: bool = False) -> floa
     bias = model.chunk_bias if chunk else model.bias
     if not toks:
         return bias
-    weights = model.weights
-    memo_get = _memos[chunk].get
-    contrib = [
-        c if (c := memo_get(t)) is not None else _contribution(t, weights, chunk) for t in toks
-    ]
-    seconds_of = model.pairs[chunk].get
-    for i, t in enumerate(toks[:-1]):
-        seconds = seconds_of(t)
-        if seconds is not None and (w := seconds.get(toks[i + 1])) is not None:
-            contrib[i] += w
-    best = -math.inf
-    if len(contrib) <= WINDOW_TOKENS:
-        best = sum(contrib)
-    else:
-        prefix = [0.0]
-        running = 0.0
-        for c in contrib:
-            running += c
-            prefix.append(running)
-        for start, end in windows(len(contrib)):
-            best = max(best, prefix[end] - prefix[start])
-    return bias + best
+    found: list[float | None] = list(map(_memos[chunk].get, toks))
+    contrib = cast(list[float], found)
+    if None in found:
+        weights = model.weights
+        contrib = [
+            c if c is not None else _contribution(t, weights, chunk)
+            for t, c in zip(toks, found, strict=True)
+        ]
+    # each token plus the pair it starts (0.0 when the model has no such pair: x + 0.0 == x)
+    with_pairs = list(map(add, contrib, map(model.pairs[chunk].get, pairwise(toks), repeat(0.0))))
+    with_pairs.append(contrib[-1])
+    if len(with_pairs) <= WINDOW_TOKENS:
+        return bias + sum(with_pairs)
+    prefix = [0.0, *accumulate(with_pairs)]
+    return bias + max(prefix[end] - prefix[start] for start, end in windows(len(with_pairs)))
 
 
 _CONTROL = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])

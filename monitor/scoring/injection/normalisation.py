@@ -193,6 +193,8 @@ def normalise(text: str) -> str:
     >>> normalise("  ＩＧＮＯＲＥ\\u200b the   Rules’ ")
     "ignore the rules'"
     """
+    if not text.isascii():  # typeset prose: read its quotes and dashes first (same text)
+        text = typeset_as_ascii(text) or text
     if text.isascii():
         if len(text.encode().translate(None, _ASCII_CONTROL_BYTES)) != len(text):
             text = text.translate(_DROP)
