@@ -56,6 +56,7 @@ from monitor.scoring.injection import (
 )
 from monitor.scoring.injection.bank import Family, Scan
 from monitor.scoring.injection.evidence import prepare
+from monitor.scoring.injection.normalisation import _SPECIAL
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "injection"
 
@@ -369,6 +370,25 @@ def test_normalise() -> None:
     assert normalise("  ＡＢＣ\u200b  d\u00ade\n\tf ") == "abc de f"
     assert normalise("It’s") == "it's"
     assert normalise("") == ""
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(
+        st.sampled_from(
+            [
+                *"aZ 9'\"-._\n\t\x00\x1c\u200b\u00e9",
+                *"\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u00a0\u00b0\u00ab",
+            ]
+        ),
+        max_size=30,
+    )
+)
+def test_normalise_reads_typeset_prose_as_the_full_path_does(text: str) -> None:
+    """Typeset prose takes a fast path (its quotes and dashes written in ASCII first): the
+    same text as NFKC, the special characters' table and casefolding."""
+    full = unicodedata.normalize("NFKC", text.translate(_SPECIAL)).translate(_SPECIAL)
+    assert normalise(text) == " ".join(full.casefold().split())
 
 
 # ------------------------------------------------------------------ the result

@@ -361,3 +361,11 @@ def test_typeset_text_has_the_tokens_normalise_gives(text: str) -> None:
     """Real prose is typeset: its fast path (quotes, dashes, ellipses and no-break spaces
     written in ASCII) tokenises as the full normalisation does."""
     assert tokens(model_text(text)) == tokens(normalise(text))
+
+
+@hyp_settings(max_examples=500, deadline=None)
+@given(st.text(st.characters(max_codepoint=0x7F), max_size=40))
+def test_ascii_tokens_are_the_unicode_patterns(text: str) -> None:
+    """ASCII text is tokenised with ASCII classes (faster): the same tokens as the full
+    pattern, the Unicode spaces among control characters included."""
+    assert tokens(text) == model._TOKEN.findall(text)
