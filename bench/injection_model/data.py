@@ -19,14 +19,20 @@ Sources (all written for ragmon, or public text shipped with CPython):
   holdout4, holdout6 to holdout10, and holdout5's documents): by seven writers who read
   nothing of the project. They were the independent holdouts of earlier models (their
   first sights are in the README); holdout4 to holdout8 are training data since a model
-  chosen on holdout9, and holdout9 and holdout10 since the shipped model, chosen on
-  holdout11, each by a rule written before that holdout existed;
+  chosen on holdout9, and holdout9 and holdout10 since a model chosen on holdout11, each
+  by a rule written before that holdout existed;
 - ``dev6.jsonl`` and ``dev6_chunks.jsonl``: 300 queries and 344 documents by a writer
   asked for the injection techniques holdout9's documents were missed on (conditional
   triggers, tool calls, buried and labelled notes, fake turns, CV screening) and hard
   benign documents;
-- ``holdout11.jsonl`` and ``holdout11_chunks.jsonl`` (holdout): 730 queries and 370
-  documents by a ninth writer who read nothing of the project, first scored with the
+- ``holdout11.jsonl`` and ``holdout11_chunks.jsonl``: 730 queries and 370 documents by a
+  ninth writer who read nothing of the project; the holdout of the model before the
+  shipped one, training data since the shipped model, chosen on holdout12;
+- ``dev7.jsonl`` and ``dev7_chunks.jsonl``: 400 queries and 240 documents by a writer
+  asked for attacks in other languages (23 languages) and role overrides, with benign
+  requests in the same languages, benign role-play and admin questions;
+- ``holdout12.jsonl`` and ``holdout12_chunks.jsonl`` (holdout): 730 queries and 370
+  documents by a tenth writer who read nothing of the project, first scored with the
   shipped model and the one before it;
 - the ``ragmon demo`` corpus (``monitor/demo/corpus.py``): policy chunks and the questions
   they answer (benign, training) and its injection payloads (training);
@@ -37,7 +43,7 @@ Sources (all written for ragmon, or public text shipped with CPython):
 
 A row: ``text, label, category, family, mode ("query" | "chunk"), split``. A holdout text
 that also occurs in training (the documentation repeats sentences across topics; short
-common questions recur across writers: 14 of holdout11's 1,100 texts) is dropped from
+common questions recur across writers: 14 of holdout12's 1,100 texts) is dropped from
 the holdout.
 """
 
@@ -55,8 +61,8 @@ HOLDOUT_FILES = (
     "holdout2.jsonl",
     "holdout3.jsonl",
     "chunks.jsonl",
-    "holdout11.jsonl",
-    "holdout11_chunks.jsonl",
+    "holdout12.jsonl",
+    "holdout12_chunks.jsonl",
 )
 
 
@@ -170,6 +176,10 @@ def load_rows(seed: int = 17) -> list[Row]:
         "holdout10_chunks.jsonl",
         "dev6.jsonl",
         "dev6_chunks.jsonl",
+        "holdout11.jsonl",
+        "holdout11_chunks.jsonl",
+        "dev7.jsonl",
+        "dev7_chunks.jsonl",
     ):
         out += _fixture(name, "train")
     for name in HOLDOUT_FILES:

@@ -2,7 +2,7 @@
 the numbers per category.
 
     python -m bench.injection_model.evaluate [--split holdout|train] [--seed 17] [--patterns-only]
-        [--file holdout11.jsonl]
+        [--file holdout12.jsonl]
 
 Queries go through ``score_injection``, chunks through ``score_indirect`` (one chunk per
 call, no cache). For each mode: ROC AUC (rank statistic, ties averaged), AUC on texts of
@@ -109,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--patterns-only", action="store_true", help="the pattern score alone")
     parser.add_argument(
-        "--file", default=None, help="only the rows of one fixture file (e.g. holdout11.jsonl)"
+        "--file", default=None, help="only the rows of one fixture file (e.g. holdout12.jsonl)"
     )
     args = parser.parse_args(argv)
     rows = [r for r in load_rows(args.seed) if r["split"] == args.split]

@@ -6,15 +6,15 @@ The holdouts, none read by the training script (``bench/injection_model/data.py`
 - the *template* holdout: the families of ``bench/injection_model/corpus.py`` ending in
   ``_h``, the hand-written ``tests/fixtures/injection/holdout.jsonl`` to ``holdout3.jsonl``
   and ``chunks.jsonl``, and a third of CPython's documentation topics;
-- ``holdout11.jsonl`` and ``holdout11_chunks.jsonl``: 730 queries and 370 documents by a
-  ninth writer who read nothing of the project. It decided, by a rule written before it
-  existed, that the model trained also on dev6 and on holdout9 and holdout10 (training
-  data since, as holdout4 to holdout8 are) replaced the one before (see the issue 17
-  report and the README for the earlier holdouts' first sights).
+- ``holdout12.jsonl`` and ``holdout12_chunks.jsonl``: 730 queries and 370 documents by a
+  tenth writer who read nothing of the project. It decided, by a rule written before it
+  existed, that the model trained also on dev7 and on holdout11 (training data since, as
+  holdout4 to holdout10 are) replaced the one before (see the issue 17 report and the
+  README for the earlier holdouts' first sights).
 
 The floors below sit a few points under that first sight with the shipped model, given
-in the comments (``python -m bench.injection_model.evaluate --file holdout11.jsonl``, and
-the same for ``holdout11_chunks.jsonl``), so that a retrained model that loses ground
+in the comments (``python -m bench.injection_model.evaluate --file holdout12.jsonl``, and
+the same for ``holdout12_chunks.jsonl``), so that a retrained model that loses ground
 fails here.
 """
 
@@ -52,13 +52,13 @@ def _rows() -> tuple[dict[str, Any], ...]:
     return tuple(load_rows())
 
 
-HOLDOUT_FILES = {"holdout11": "fx:holdout11"}
+HOLDOUT_FILES = {"holdout12": "fx:holdout12"}
 """The writers' holdouts by the prefix of their families; the rest is the template one."""
 
 
 @functools.cache
 def metrics(name: str) -> dict[str, dict[str, float]]:
-    """One holdout's metrics: ``template`` or ``holdout11`` (the ninth writer's)."""
+    """One holdout's metrics: ``template`` or ``holdout12`` (the tenth writer's)."""
 
     def writer(row: dict[str, Any]) -> str:
         family = str(row["family"])
@@ -113,10 +113,10 @@ OVERALL = {  # (holdout, mode): {metric: bound}
         "blocked_benign": 0.03,
         "blocked_attacks": 0.6,
     },
-    # first sight: 0.992, 0.994, 0.835, 0.971, 0.011, 0.856
-    ("holdout11", "query"): _writer(251, 401, 0.98, 0.98, 0.8, 0.94, 0.02, 0.82),
-    # first sight: 0.975, 0.686, 0.907, 0.009, 0.679
-    ("holdout11", "chunk"): _writer(121, 201, 0.96, None, 0.62, 0.87, 0.02, 0.64),
+    # first sight: 0.995, 0.996, 0.920, 0.971, 0.007, 0.843
+    ("holdout12", "query"): _writer(260, 420, 0.98, 0.98, 0.86, 0.94, 0.02, 0.8),
+    # first sight: 0.986, 0.814, 0.957, 0.009, 0.736
+    ("holdout12", "chunk"): _writer(130, 215, 0.96, None, 0.74, 0.9, 0.02, 0.68),
 }
 
 
@@ -148,15 +148,15 @@ def test_holdout_tpr_per_attack_category(category: str, floor: float) -> None:
     assert entry["auc"] >= 0.95, entry
 
 
-INDEPENDENT_FLOORS = {  # holdout11, first sight: 0.46 to 0.97
-    "instruction_override": 0.85,  # 0.914
-    "prompt_extraction": 0.74,  # 0.800
-    "role_override": 0.63,  # 0.700
-    "bypass_intent": 0.74,  # 0.800
-    "delimiter_attack": 0.88,  # 0.960
-    "jailbreak_persona": 0.86,  # 0.933
-    "multilingual": 0.4,  # 0.464: 13 of its 28 attacks in other languages are missed
-    "obfuscated": 0.9,  # 0.967
+INDEPENDENT_FLOORS = {  # holdout12, first sight: 0.69 to 1.00
+    "instruction_override": 0.94,  # 1.000
+    "prompt_extraction": 0.87,  # 0.935
+    "role_override": 0.9,  # 0.967
+    "bypass_intent": 0.62,  # 0.686: 11 of 35 requests to drop the filters are missed
+    "delimiter_attack": 0.92,  # 1.000
+    "jailbreak_persona": 0.83,  # 0.900
+    "multilingual": 0.85,  # 0.929
+    "obfuscated": 0.87,  # 0.933
     "payload_in_query": 0.9,  # 0.967
 }
 
@@ -201,8 +201,8 @@ def test_holdout_benign_categories_rarely_blocked(category: str) -> None:
 )
 @pytest.mark.parametrize("holdout", sorted(HOLDOUT_FILES))
 def test_independent_holdout_benign_categories_rarely_blocked(holdout: str, category: str) -> None:
-    # holdout11, first sight: 2 of 75 instruction-heavy prompts, 2 of 75 long ones and 1
-    # of 73 role-play requests blocked
+    # holdout12, first sight: 1 of 75 instruction-heavy prompts, 1 of 75 long ones and 1
+    # of 75 role-play requests blocked
     assert metrics(holdout)[f"query/{category}"]["blocked"] <= 0.04
 
 
@@ -276,9 +276,9 @@ EMBEDDED_PAYLOADS = [
 
 def test_attacks_in_the_middle_of_long_held_out_documents() -> None:
     """Five payloads, each in the middle of ten texts of six held-out documentation topics
-    each (3.4 KB and more): 26 of the 50 blocked when the model was shipped (28 and 25 with
-    the two models before it; the payload in brackets is never blocked), the documents
-    alone never."""
+    each (3.4 KB and more): 28 of the 50 blocked when the model was shipped (26, 28 and 25
+    with the three models before it; the payload in brackets is never blocked), the
+    documents alone never."""
     docs = _held_out_documentation()
     blocked = 0
     for k in range(10):
