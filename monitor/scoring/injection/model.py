@@ -203,11 +203,12 @@ def logit(norm: str, model: Model | None = None, *, chunk: bool = False) -> floa
             for t, c in zip(toks, found, strict=True)
         ]
     # each token plus the pair it starts (0.0 when the model has no such pair: x + 0.0 == x)
-    with_pairs = list(map(add, contrib, map(model.pairs[chunk].get, pairwise(toks), repeat(0.0))))
+    pair_weights = map(model.pairs[chunk].get, pairwise(toks), repeat(0.0))
+    with_pairs: list[float] = list(map(add, contrib, pair_weights))
     with_pairs.append(contrib[-1])
     if len(with_pairs) <= WINDOW_TOKENS:
         return bias + sum(with_pairs)
-    prefix = [0.0, *accumulate(with_pairs)]
+    prefix: list[float] = [0.0, *accumulate(with_pairs)]
     return bias + max(prefix[end] - prefix[start] for start, end in windows(len(with_pairs)))
 
 
