@@ -372,18 +372,13 @@ def test_normalise() -> None:
     assert normalise("") == ""
 
 
+_TYPESET = "\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u00a0\u00b0\u00ab"
+"""Typographic quotes, dashes, ellipsis, no-break space, degree sign and guillemet."""
+_PROSE = st.sampled_from([*"aZ 9'\"-._\n\t\x00\x1c\u200b\u00e9", *_TYPESET])
+
+
 @settings(max_examples=500, deadline=None)
-@given(
-    st.text(
-        st.sampled_from(
-            [
-                *"aZ 9'\"-._\n\t\x00\x1c\u200b\u00e9",
-                *"\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u00a0\u00b0\u00ab",
-            ]
-        ),
-        max_size=30,
-    )
-)
+@given(st.text(_PROSE, max_size=30))
 def test_normalise_reads_typeset_prose_as_the_full_path_does(text: str) -> None:
     """Typeset prose takes a fast path (its quotes and dashes written in ASCII first): the
     same text as NFKC, the special characters' table and casefolding."""
