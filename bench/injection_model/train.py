@@ -21,10 +21,10 @@
    queries added (its attacks are harder: other languages, pasted payloads, personas),
    out of fold the model blocked 0.859 of the query attacks and 0.565 of the chunk
    attacks at 1 % benign. Trained also on dev5 and on five earlier writers' holdouts
-   (holdout4 to holdout8; 13,310 texts), 0.861 and 0.659; the shipped model is trained
-   also on dev6, holdout9 and holdout10 (16,177 texts): out of fold it blocks 0.863 of
-   the query attacks and 0.671 of the chunk attacks at 1 % benign (before the cap on
-   the chunk level below).
+   (holdout4 to holdout8; 13,310 texts), 0.861 and 0.659; also on dev6, holdout9 and
+   holdout10 (16,177 texts), 0.863 and 0.671; the shipped model is trained also on dev7
+   and holdout11 (17,917 texts): out of fold it blocks 0.873 of the query attacks and
+   0.648 of the chunk attacks at 1 % benign (before the cap on the chunk level below).
 4. Out-of-fold logits (5 folds, grouped by family so a family is never in its own
    training fold) are combined with the pattern score by a two-feature logistic fit per
    mode (queries; chunks); each mode's threshold is the combined probability that 1 % of
@@ -70,7 +70,8 @@ block by themselves. Fitted with holdout4 to holdout8, the level came out at 0.9
 blocked 6 times in 10 instead of 10; capped, holdout10 (a writer who read nothing of the
 project, first sight) blocked one more of its 156 attacks and one more of its 237 benign
 documents, within the rule written before it existed. (Fitted with dev6, holdout9 and
-holdout10 too, the level came out at 2.0: the patterns never blocking by themselves.)"""
+holdout10 too, the level came out at 2.0, the patterns never blocking by themselves; with
+dev7 and holdout11 too, at 0.988.)"""
 OUT = Path(__file__).resolve().parents[2] / "monitor" / "scoring" / "injection" / "model.npz"
 
 Row = dict[str, object]

@@ -78,7 +78,7 @@ their start.
    The result is rescaled so that the threshold blocking 1 % of benign development texts
    lands on ``BLOCK_THRESHOLD``; a pattern score at or above a per-mode level blocks by
    itself, the level chosen with the threshold so that the 1 % holds for both together.
-   Weights: ``model.npz`` (about 580 KB: a query model and a chunk model), trained by
+   Weights: ``model.npz`` (about 640 KB: a query model and a chunk model), trained by
    ``bench/injection_model/train.py`` on ``bench/injection_model/corpus.py`` and the
    development fixtures; measured on held-out families by
    ``bench/injection_model/evaluate.py``. ``categories`` still come from the pattern

@@ -227,17 +227,16 @@ def model_text(text: str) -> str:
     '"ignore" - them'
     """
     if not text.isascii():
-        from monitor.scoring.injection.normalisation import typeset_as_ascii
+        from monitor.scoring.injection.normalisation import normalise_unicode, typeset_as_ascii
 
-        text = typeset_as_ascii(text) or text
-    if text.isascii():
-        low = text.lower()
-        if not low.isprintable():
-            low = low.encode().translate(None, _CONTROL).decode()
-        return low
-    from monitor.scoring.injection.normalisation import normalise
-
-    return normalise(text)
+        typeset = typeset_as_ascii(text)
+        if typeset is None:
+            return normalise_unicode(text)
+        text = typeset
+    low = text.lower()
+    if not low.isprintable():
+        low = low.encode().translate(None, _CONTROL).decode()
+    return low
 
 
 def _sigmoid(z: float) -> float:

@@ -39,6 +39,7 @@ __all__ = [
     "copies",
     "normalise",
     "normalise_lines",
+    "normalise_unicode",
     "plain_bytes",
     "typeset_as_ascii",
     "without_separators",
@@ -199,6 +200,16 @@ def normalise(text: str) -> str:
         if len(text.encode().translate(None, _ASCII_CONTROL_BYTES)) != len(text):
             text = text.translate(_DROP)
         return " ".join(text.lower().split())
+    return normalise_unicode(text)
+
+
+def normalise_unicode(text: str) -> str:
+    """:func:`normalise` of a text with characters beyond typeset ASCII (for a caller that
+    has tried :func:`typeset_as_ascii` already).
+
+    >>> normalise_unicode("ＩＧＮＯＲＥ  caf\u00e9")
+    'ignore café'
+    """
     text = unicodedata.normalize("NFKC", text.translate(_SPECIAL)).translate(_SPECIAL)
     return " ".join(text.casefold().split())
 
