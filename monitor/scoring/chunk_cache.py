@@ -3,7 +3,8 @@ recently used cache keyed by the text's content, bounded in bytes.
 
 A popular passage is retrieved thousands of times; its tokens, terms, trigrams, TF-IDF
 counts (:class:`~monitor.scoring.grounding.TextAnalysis`), its indirect-injection result,
-the ASCII proxy spec 000's factual counts run on, its word count and what it shares with
+the ASCII proxy spec 000's factual counts run on, its lower-case form (spec 000's
+context sufficiency), its word count and what it shares with
 the passages it was retrieved with (:data:`PairFacts`) are computed the first time and
 looked up afterwards. The key is the text itself (a hash table on the content's hash,
 confirmed by comparing the content), so two texts never share an entry and a hit returns
@@ -34,6 +35,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from monitor.scoring.factual import TextCounts
     from monitor.scoring.grounding.analysis import TextAnalysis
 
 __all__ = [
@@ -53,9 +55,10 @@ DEFAULT_BUDGET_BYTES = 512 * 1024 * 1024
 """512 MiB: some 10,000 passages of 1 KB with every part computed."""
 
 BYTES_PER_CHAR = 48
-"""An analysed text holds about 37 bytes per character of prose once every part is
+"""An analysed text holds about 38 bytes per character of prose once every part is
 computed (measured with ``tracemalloc`` on pydoc_data passages: trigrams 17, tokens 9,
-term sets 5, the rest 6); 48 leaves room. ``tests/scoring/test_chunk_cache.py`` checks
+term sets 5, the rest of the analysis 4.5, lower-case form 1.3, ASCII proxy 0.6,
+indirect result 0.4); 48 leaves room. ``tests/scoring/test_chunk_cache.py`` checks
 the bound."""
 
 ENTRY_BYTES = 2_048
@@ -76,13 +79,26 @@ text (which the pair keeps alive should its own entry go)."""
 class ChunkEntry:
     """What is known of one text: filled in by the scorers that need it."""
 
-    __slots__ = ("analysis", "ascii", "extra_bytes", "indirect", "pairs", "words")
+    __slots__ = (
+        "analysis",
+        "ascii",
+        "counts",
+        "extra_bytes",
+        "indirect",
+        "lower",
+        "pairs",
+        "words",
+    )
 
     def __init__(self) -> None:
         self.analysis: TextAnalysis | None = None
         self.indirect: tuple[float, tuple[str, ...]] | None = None
         self.ascii: bytes | None = None
         """The text's ASCII proxy (spec 000's factual counts, :mod:`..factual`)."""
+        self.counts: TextCounts | None = None
+        """Its spec 000 factual counts (:func:`..factual.text_counts`)."""
+        self.lower: str | None = None
+        """``text.lower()`` (spec 000's context sufficiency, :mod:`..composite`)."""
         self.words = -1
         """``len(text.split())`` (-1: not counted yet)."""
         self.pairs: dict[str, PairFacts] | None = None
@@ -127,12 +143,16 @@ class ChunkCache:
         self._evict()
         return found
 
-    def pair(self, text: str, other: str) -> PairFacts | None:
-        """What ``text`` and ``other`` share, when known (``text <= other``)."""
+    def pairs_of(self, text: str) -> dict[str, PairFacts] | None:
+        """What ``text`` shares with the greater texts it was compared with, by the other
+        text (see :meth:`add_pair`, which adds to the same dictionary); None when ``text``
+        has no entry."""
         entry = self._entries.get(text)
-        if entry is None or entry.pairs is None:
+        if entry is None:
             return None
-        return entry.pairs.get(other)
+        if entry.pairs is None:
+            entry.pairs = {}
+        return entry.pairs
 
     def add_pair(self, text: str, other: str, facts: PairFacts) -> None:
         """Keep ``facts`` of ``text`` and ``other`` (``text <= other``) with ``text``'s

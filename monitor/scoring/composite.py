@@ -58,7 +58,8 @@ from typing import Any
 from monitor.events.construct import construct
 from monitor.events.rag_event import Chunk
 from monitor.events.scored_event import QualityScore
-from monitor.scoring.factual import ClassMarks, cached_ascii_proxy, count_dates
+from monitor.scoring.chunk_cache import chunk_cache
+from monitor.scoring.factual import ClassMarks, cached_ascii_proxy, count_dates, joined_counts
 from monitor.scoring.jstext import js_length, js_split_ws
 
 __all__ = [
@@ -67,6 +68,7 @@ __all__ = [
     "WARNING_MODERATE",
     "WARNING_VERY_LOW",
     "WEIGHTS",
+    "cached_lower",
     "context_sufficiency",
     "diversity_score",
     "estimated_faithfulness",
@@ -176,13 +178,50 @@ def retrieval_confidence(chunks: Sequence[Chunk]) -> float:
     return avg * 0.7 + spread * 0.3
 
 
-def context_sufficiency(query: str, context_text: str, token_count: int) -> float:
+def cached_lower(text: str) -> str:
+    """``text.lower()``, kept in the process's chunk cache (ASCII text is lowered faster
+    than it is looked up)."""
+    if text.isascii():
+        return text.lower()
+    entry = chunk_cache().entry(text)
+    if entry is None:
+        return text.lower()
+    found = entry.lower
+    if found is None:
+        found = entry.lower = text.lower()
+    return found
+
+
+def _lower_context(context_text: str, chunks: Sequence[Chunk] | None) -> str:
+    """``context_text.lower()``; when ``chunks`` are given, ``context_text`` is their
+    contents joined by blank lines, lower-cased chunk by chunk: the same text, since
+    ``str.lower`` maps each character alone except a capital sigma, whose final form
+    looks past case-ignorable neighbours only, and a line break is neither cased nor
+    case-ignorable (it ends the sigma's context as the text's end does)."""
+    if chunks is None:
+        return context_text.lower()
+    return "\n\n".join([cached_lower(c.content) for c in chunks])
+
+
+def context_sufficiency(
+    query: str, context_text: str, token_count: int, chunks: Sequence[Chunk] | None = None
+) -> float:
+    """``chunks``: the chunks whose contents joined by blank lines are ``context_text``
+    (an event's effective context when it sends none): lowered through the chunk cache.
+
+    >>> from monitor.events import Chunk
+    >>> chunks = [Chunk(content="Policy ΟΔΟΣ"), Chunk(content="Σ rules")]
+    >>> text = "\\n\\n".join(c.content for c in chunks)
+    >>> context_sufficiency("οδος rules", text, 20, chunks) == context_sufficiency(
+    ...     "οδος rules", text, 20)
+    True
+    """
     if not context_text:
         return 0
     terms = query_terms(query)
     if not terms:
         return 0.5
-    lower = context_text.lower()
+    lower = _lower_context(context_text, chunks)
     covered = sum(1 for t in terms if t in lower)
     coverage = covered / len(terms)
     density = min(token_count / (len(terms) * 50), 1)
@@ -192,35 +231,54 @@ def context_sufficiency(query: str, context_text: str, token_count: int) -> floa
 def diversity_score(chunks: Sequence[Chunk]) -> float:
     if len(chunks) <= 1:
         return 0
-    docs = {_js_set_key(c.document_id) for c in chunks}
-    sections = set()
-    for c in chunks:
-        title = c.metadata.get("section_title")
-        sections.add(_js_set_key(title if title is not None else c.document_id))
+    ids = [c.document_id for c in chunks]
+    titles = [c.metadata.get("section_title") for c in chunks]
+    sections = [d if t is None else t for t, d in zip(titles, ids, strict=True)]
     n = len(chunks)
-    return len(docs) / n * 0.6 + len(sections) / n * 0.4
+    return _js_set_size(ids) / n * 0.6 + _js_set_size(sections) / n * 0.4
+
+
+def _js_set_size(values: list[Any]) -> int:
+    """``new Set(values).size``."""
+    if all(type(v) is str for v in values):  # strings are their own keys
+        return len(set(values))
+    return len({_js_set_key(v) for v in values})
 
 
 def estimated_faithfulness(chunks: Sequence[Chunk]) -> float:
     if not chunks:
         return 0
-    content = " ".join([c.content for c in chunks])
-    marks = ClassMarks(content, b" ".join([cached_ascii_proxy(c.content) for c in chunks]))
-    numbers = marks.numbers()
-    dates = count_dates(content, marks.marks)
-    proper_nouns = marks.proper_nouns()
-    words = marks.words()
+    texts = [c.content for c in chunks]
+    counts = joined_counts(texts)
+    if counts is None:
+        content = " ".join(texts)
+        marks = ClassMarks(content, b" ".join(list(map(cached_ascii_proxy, texts))))
+        counts = (
+            marks.numbers(),
+            count_dates(content, marks.marks),
+            marks.proper_nouns(),
+            marks.words(),
+        )
+    numbers, dates, proper_nouns, words = counts
     density = min(((numbers + dates * 2 + proper_nouns) / (words / 100)) * 0.1, 1)
     confidence = min(chunks[0].score * 1.5, 1)
     return density * 0.4 + confidence * 0.6
 
 
 def score_quality(
-    query: str, chunks: Sequence[Chunk], context_text: str, token_count: int
+    query: str,
+    chunks: Sequence[Chunk],
+    context_text: str,
+    token_count: int,
+    *,
+    context_from_chunks: bool = False,
 ) -> QualityScore:
-    """The composite score of spec 000 for one retrieval."""
+    """The composite score of spec 000 for one retrieval (``context_from_chunks``:
+    ``context_text`` is the chunks' contents joined by blank lines)."""
     rc = retrieval_confidence(chunks)
-    cs = context_sufficiency(query, context_text, token_count)
+    cs = context_sufficiency(
+        query, context_text, token_count, chunks if context_from_chunks else None
+    )
     ds = diversity_score(chunks)
     ef = estimated_faithfulness(chunks)
     overall = rc * WEIGHTS[0] + cs * WEIGHTS[1] + ds * WEIGHTS[2] + ef * WEIGHTS[3]

@@ -128,17 +128,19 @@ def _pair_facts(
     in order; with ``texts``, through the chunk cache (a popular pair is compared once)."""
     n = len(analyses)
     cache = None if texts is None else chunk_cache()
+    # each text's known pairs, looked up once (not once per pair)
+    known = [] if cache is None or texts is None else [cache.pairs_of(t) for t in texts]
     out: list[PairFacts] = []
     for i in range(n - 1):
         a = analyses[i]
         for j in range(i + 1, n):
-            if cache is None or texts is None:
-                facts = None
-            else:
-                text, other = texts[i], texts[j]
+            facts = None
+            if known and texts is not None:
+                text, other, pairs = texts[i], texts[j], known[i]
                 if other < text:
-                    text, other = other, text
-                facts = cache.pair(text, other)
+                    text, other, pairs = other, text, known[j]
+                if pairs is not None:
+                    facts = pairs.get(other)
             if facts is None:
                 b = analyses[j]
                 terms = tuple(a.content_keys & b.content_keys)

@@ -24,13 +24,22 @@ with the literal regexes on arbitrary text):
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import numpy as np
 
 from monitor.scoring.chunk_cache import chunk_cache
 from monitor.scoring.jstext import JS_WS
 
-__all__ = ["ClassMarks", "ascii_proxy", "cached_ascii_proxy", "count_dates"]
+__all__ = [
+    "ClassMarks",
+    "TextCounts",
+    "ascii_proxy",
+    "cached_ascii_proxy",
+    "count_dates",
+    "joined_counts",
+    "text_counts",
+]
 
 _ISO_DATE = re.compile(r"[0-9]{4}[-/][0-9]{2}[-/][0-9]{2}")
 _DATE_TAIL = re.compile(r" [0-9]{1,2},? [0-9]{4}")
@@ -177,3 +186,77 @@ def _iso_starts(text: str) -> list[int]:
             i = text.find(sep, i + 1)
     starts.sort()
     return starts
+
+
+TextCounts = tuple[int, int, int, int, int, int, bool, bool]
+"""One text's numbers, dates, proper nouns and whitespace runs, the classes of its first
+and last characters (-1 when empty), and whether its classes start with ``Ul`` and end
+with ``Ul+`` (what :func:`joined_counts` needs at a join)."""
+
+
+def text_counts(text: str, ascii: bytes | None = None) -> TextCounts:
+    """The :data:`TextCounts` of ``text`` (``ascii``: its proxy, when known).
+
+    >>> text_counts("Visit New York on March 5, 2024 ")[:4]
+    (2, 1, 2, 7)
+    """
+    marks = ClassMarks(text, ascii)
+    m = marks.marks
+    stripped = m.rstrip(b"l")
+    return (
+        marks.numbers(),
+        count_dates(text, m),
+        marks.proper_nouns(),
+        marks.words() - 1,
+        m[0] if m else -1,
+        m[-1] if m else -1,
+        m[:2] == b"Ul",
+        len(stripped) < len(m) and stripped[-1:] == b"U",
+    )
+
+
+def _cached_counts(text: str) -> TextCounts:
+    entry = chunk_cache().entry(text)
+    if entry is None:
+        return text_counts(text)
+    found = entry.counts
+    if found is None:
+        found = entry.counts = text_counts(text, entry.ascii)
+    return found
+
+
+def joined_counts(texts: Sequence[str]) -> tuple[int, int, int, int] | None:
+    """Spec 000's numbers, dates, proper nouns and words of ``" ".join(texts)``, from each
+    text's :data:`TextCounts` (kept in the chunk cache); None when a text is empty or a
+    text after the first starts with a digit (a date could span that join).
+
+    At a join the space separates digit runs and ``Ul`` pairs, so those counts add up; it
+    is a whitespace run of its own unless it touches one at the end of the text before it
+    or the start of the text after it; and a ``Ul+`` that ends a text continues a proper
+    noun when the next text starts with ``Ul`` (one continuation more).
+
+    >>> texts = ["The New", "York office  ", " opened on May 1, 2020.", "Then"]
+    >>> joined_counts(texts)
+    (2, 1, 3, 10)
+    >>> t = ClassMarks(" ".join(texts))
+    >>> t.numbers(), count_dates(t.text), t.proper_nouns(), t.words()
+    (2, 1, 3, 10)
+    >>> joined_counts(["Closed", "3 May 2021"]) is None  # "Closed 3 May 2021" is a date
+    True
+    """
+    numbers = dates = nouns = runs = 0
+    before: TextCounts | None = None
+    for counts in map(_cached_counts, texts):
+        if counts[4] < 0:
+            return None
+        if before is not None:
+            if counts[4] == _DIGIT:
+                return None
+            runs += 1 - (before[5] == _SPACE) - (counts[4] == _SPACE)
+            nouns -= before[7] and counts[6]
+        numbers += counts[0]
+        dates += counts[1]
+        nouns += counts[2]
+        runs += counts[3]
+        before = counts
+    return numbers, dates, nouns, runs + 1

@@ -90,12 +90,17 @@ def composite(inp: ScoringInput) -> dict[str, Any]:
     tokens = inp.context.token_count or 0
     scales = resolve_scales(e, inp.score_scales)
     chunks = normalised_chunks(e.chunks, scales)
-    quality = score_quality(e.query.text, chunks, inp.context.text, tokens)
+    joined = e.context is None  # the context is the chunks' contents (ScoringInput.of)
+    quality = score_quality(
+        e.query.text, chunks, inp.context.text, tokens, context_from_chunks=joined
+    )
     crag = classify(quality.overall, e.query.text, include_text=inp.include_query_text)
     info = None
     if scales.score is not None or scales.rerank is not None:
         raw = (
-            score_quality(e.query.text, e.chunks, inp.context.text, tokens).overall
+            score_quality(
+                e.query.text, e.chunks, inp.context.text, tokens, context_from_chunks=joined
+            ).overall
             if chunks is not e.chunks
             else None
         )

@@ -13,8 +13,12 @@ from bench.realtext import RealTextEvents
 from monitor.events.rag_event import Chunk
 from monitor.pipeline import decode_event, score_event
 from monitor.scoring.chunk_cache import ChunkCache, chunk_cache, configure_chunk_cache
+from monitor.scoring.composite import cached_lower
+from monitor.scoring.factual import cached_ascii_proxy, joined_counts
+from monitor.scoring.families import _word_count
 from monitor.scoring.grounding.analysis import TextAnalysis, analyse
 from monitor.scoring.injection import score_indirect
+from monitor.scoring.injection.model import logit, model_text
 
 
 @pytest.fixture
@@ -85,8 +89,9 @@ def test_a_zero_budget_keeps_nothing() -> None:
 
 
 def test_the_charge_bounds_real_memory() -> None:
-    """Every part of the analysis and the indirect result computed, on real prose: the
-    memory the cache holds stays under what it is charged."""
+    """Every part of the analysis, the indirect result, the lower-case form, the ASCII
+    proxy and the word count computed, on real prose: the memory the cache holds stays
+    under what it is charged."""
     texts = list(
         {
             c["content"]
@@ -96,13 +101,15 @@ def test_the_charge_bounds_real_memory() -> None:
     )
     cache = configure_chunk_cache(10**9)
     try:
-        for t in texts:  # the token memos (bounded, outside the cache) filled beforehand
+        for t in texts:  # the model and the token memos (outside the cache) beforehand
             _filled(TextAnalysis(t))
+            logit(model_text(t), chunk=True)
         tracemalloc.start()
         before = tracemalloc.get_traced_memory()[0]
         for t in [t.encode().decode() for t in texts]:  # fresh copies: the cache owns them
             _filled(analyse(t))
             score_indirect([Chunk(content=t)])
+            cached_lower(t), cached_ascii_proxy(t), joined_counts([t]), _word_count(t)
         held = tracemalloc.get_traced_memory()[0] - before
         tracemalloc.stop()
         assert len(cache) == len(texts)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from monitor.events import Chunk
 from monitor.scoring import composite
 from monitor.scoring.composite import (
+    cached_lower,
     context_sufficiency,
     diversity_score,
     estimated_faithfulness,
@@ -365,7 +366,7 @@ def test_overall_weights_real_input() -> None:
 
 def _fix_subscores(monkeypatch: pytest.MonkeyPatch, rc: float, cs: float, ds: float, ef: float):
     monkeypatch.setattr(composite, "retrieval_confidence", lambda chunks: rc)
-    monkeypatch.setattr(composite, "context_sufficiency", lambda q, t, n: cs)
+    monkeypatch.setattr(composite, "context_sufficiency", lambda q, t, n, chunks: cs)
     monkeypatch.setattr(composite, "diversity_score", lambda chunks: ds)
     monkeypatch.setattr(composite, "estimated_faithfulness", lambda chunks: ef)
 
@@ -520,3 +521,16 @@ def test_scoring_does_not_mutate_inputs() -> None:
     assert [c.model_dump() for c in chunks] == dumps
     assert [id(c.metadata) for c in chunks] == metadata_ids
     assert (query, context) == ("What is the vacation policy?", "Employees get 15 days.")
+
+
+def test_a_context_joined_from_chunks_is_lowered_through_the_cache() -> None:
+    """The chunks lowered one by one through the chunk cache (hits included) give the
+    same sufficiency as the joined context lowered whole, sigmas at the joins included."""
+    contents = ["Policy ΟΔΟΣ", "Σ rules", "", "ΣΑΣ İstanbul K", "plain ascii text"]
+    chunks = [Chunk(content=c) for c in contents]
+    text = "\n\n".join(contents)
+    for query in ("οδος rules", "σας i̇stanbul", "σ rules policy", "istanbul k", "ascii"):
+        whole = context_sufficiency(query, text, 40)
+        for _ in range(2):  # a miss, then hits
+            assert context_sufficiency(query, text, 40, chunks) == whole
+    assert cached_lower("ΟΔΟΣ ΣΑΣ") == "οδος σας"
