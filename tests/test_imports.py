@@ -222,3 +222,28 @@ def test_checker_flags_plain_import_asyncio() -> None:
         "x.py:1: import asyncio"
     ]
     assert offending_imports("import asyncore_like\nimport json\n", "x.py", "m") == []
+
+
+def test_scoring_a_file_does_not_import_scipy(tmp_path: Path) -> None:
+    """``ragmon score`` starts without scipy (about half a second of its start-up): only
+    the drift bounds and the A/B tests compute with it, and they import it on first use."""
+    events = tmp_path / "events.jsonl"
+    events.write_text(
+        '{"schema_version": "1", "event_id": "e1", "timestamp_ms": 1700000000000, '
+        '"query": {"text": "What is the refund policy?"}, '
+        '"chunks": [{"chunk_id": "c1", "content": "Refunds take 5 days."}], '
+        '"response": {"text": "Refunds take 5 days."}}\n'
+    )
+    code = (
+        "import json, sys\n"
+        "from monitor.cli import main\n"
+        f"code = main(['score', {str(events)!r}])\n"
+        "loaded = sorted(m for m in sys.modules if m.split('.')[0] == 'scipy')\n"
+        "print(json.dumps([code, loaded]), file=sys.stderr)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["event_id"] == "e1"  # the event was scored
+    assert json.loads(proc.stderr.strip().splitlines()[-1]) == [0, []]

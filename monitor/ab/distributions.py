@@ -19,9 +19,10 @@ fractional and may be huge). Calling the ufuncs directly, rather than through th
 
 from __future__ import annotations
 
+import importlib
 import math
-
-from scipy import special
+from functools import cache
+from types import ModuleType
 
 __all__ = [
     "chi2_sf",
@@ -29,6 +30,7 @@ __all__ = [
     "normal_pdf",
     "normal_ppf",
     "normal_sf",
+    "scipy_special",
     "t_cdf",
     "t_ppf",
     "t_sf",
@@ -37,14 +39,21 @@ __all__ = [
 _LN_SQRT_2PI = 0.5 * math.log(2.0 * math.pi)
 
 
+@cache
+def scipy_special() -> ModuleType:
+    """``scipy.special``, imported on first use: the import takes about half a second,
+    which commands that never compute a distribution (``ragmon score``) do not pay."""
+    return importlib.import_module("scipy.special")
+
+
 def normal_cdf(x: float) -> float:
     """``P(Z <= x)`` for a standard normal ``Z``."""
-    return float(special.ndtr(x))
+    return float(scipy_special().ndtr(x))
 
 
 def normal_sf(x: float) -> float:
     """``P(Z > x)`` for a standard normal ``Z``."""
-    return float(special.ndtr(-x))
+    return float(scipy_special().ndtr(-x))
 
 
 def normal_pdf(x: float) -> float:
@@ -55,7 +64,7 @@ def normal_pdf(x: float) -> float:
 def normal_ppf(p: float) -> float:
     """The ``x`` with ``P(Z <= x) = p``; ``-inf`` / ``inf`` for ``p`` 0 / 1."""
     _check_probability(p)
-    return float(special.ndtri(p))
+    return float(scipy_special().ndtri(p))
 
 
 def t_sf(t: float, df: float) -> float:
@@ -63,7 +72,7 @@ def t_sf(t: float, df: float) -> float:
     _check_df(df)
     if math.isnan(t):
         raise ValueError("t_sf: t is NaN")
-    return float(special.stdtr(df, -t))
+    return float(scipy_special().stdtr(df, -t))
 
 
 def t_cdf(t: float, df: float) -> float:
@@ -77,7 +86,7 @@ def t_ppf(p: float, df: float) -> float:
     _check_df(df)
     if p in (0.0, 0.5, 1.0):  # stdtrit(df, 0.0) is +inf, not -inf
         return {0.0: -math.inf, 0.5: 0.0, 1.0: math.inf}[p]
-    return float(special.stdtrit(df, p))
+    return float(scipy_special().stdtrit(df, p))
 
 
 def chi2_sf(x: float, k: float) -> float:
@@ -88,7 +97,7 @@ def chi2_sf(x: float, k: float) -> float:
         raise ValueError("chi2_sf: x is NaN")
     if x <= 0.0:
         return 1.0
-    return float(special.chdtrc(k, x))
+    return float(scipy_special().chdtrc(k, x))
 
 
 def _check_probability(p: float) -> None:

@@ -76,8 +76,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from scipy import special
-
+from monitor.ab.distributions import scipy_special
 from monitor.ab.summary import Summary
 
 __all__ = [
@@ -141,7 +140,7 @@ def one_sided_log_ratio(excess: float, variance: float, mixing_variance: float) 
         math.log(2.0)
         + 0.5 * math.log(variance / total)
         + mixing_variance * excess * excess / (2.0 * variance * total)
-        + float(special.log_ndtr(math.sqrt(mixing_variance) * excess / scale))
+        + float(scipy_special().log_ndtr(math.sqrt(mixing_variance) * excess / scale))
     )
 
 

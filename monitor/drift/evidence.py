@@ -39,9 +39,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from scipy import special
-
-from monitor.ab.distributions import normal_ppf, t_ppf
+from monitor.ab.distributions import normal_ppf, scipy_special, t_ppf
 
 __all__ = [
     "mean_lower_bound",
@@ -98,7 +96,7 @@ def rate_lower_bound(count: int, rate: float, confidence: float) -> float:
     successes = round(min(max(rate, 0.0), 1.0) * count)
     if successes == 0:
         return 0.0
-    return float(special.betaincinv(successes, count - successes + 1, 1.0 - confidence))
+    return float(scipy_special().betaincinv(successes, count - successes + 1, 1.0 - confidence))
 
 
 def _binomial_cdf_below(n: int, q: float, limit: float) -> int | None:

@@ -3,12 +3,12 @@ recently used cache keyed by the text's content, bounded in bytes.
 
 A popular passage is retrieved thousands of times; its tokens, terms, trigrams, TF-IDF
 counts (:class:`~monitor.scoring.grounding.TextAnalysis`), its indirect-injection result,
-the ASCII proxy spec 000's factual counts run on, its lower-case form (spec 000's
-context sufficiency), its word count and what it shares with
-the passages it was retrieved with (:data:`PairFacts`) are computed the first time and
-looked up afterwards. The key is the text itself (a hash table on the content's hash,
-confirmed by comparing the content), so two texts never share an entry and a hit returns
-exactly what a miss computes.
+spec 000's factual counts (and, for the rare join a date could span, the ASCII proxy
+they run on), its lower-case form (spec 000's context sufficiency), its word count and
+what it shares with the passages it was retrieved with (:data:`PairFacts`) are computed
+the first time and looked up afterwards. The key is the text itself (a hash table on the
+content's hash, confirmed by comparing the content), so two texts never share an entry
+and a hit returns exactly what a miss computes.
 
 Budget: each entry is charged an upper bound of what it can hold once every part is
 computed, ``ENTRY_BYTES + BYTES_PER_CHAR * len(text)`` (measured on real prose with
@@ -94,7 +94,8 @@ class ChunkEntry:
         self.analysis: TextAnalysis | None = None
         self.indirect: tuple[float, tuple[str, ...]] | None = None
         self.ascii: bytes | None = None
-        """The text's ASCII proxy (spec 000's factual counts, :mod:`..factual`)."""
+        """The text's ASCII proxy (spec 000's factual counts over a join that
+        :func:`..factual.joined_counts` cannot sum, :mod:`..composite`)."""
         self.counts: TextCounts | None = None
         """Its spec 000 factual counts (:func:`..factual.text_counts`)."""
         self.lower: str | None = None
