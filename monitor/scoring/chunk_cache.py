@@ -31,8 +31,8 @@ huge chunk cannot flush the rest. ``budget_bytes = 0`` disables caching.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from monitor.scoring.factual import TextCounts
@@ -47,9 +47,12 @@ __all__ = [
     "ChunkCache",
     "ChunkEntry",
     "PairFacts",
+    "cached_part",
     "chunk_cache",
     "configure_chunk_cache",
 ]
+
+T = TypeVar("T")
 
 DEFAULT_BUDGET_BYTES = 512 * 1024 * 1024
 """512 MiB: some 10,000 passages of 1 KB with every part computed."""
@@ -199,6 +202,23 @@ def chunk_cache() -> ChunkCache:
     """The process's cache (used by :func:`~monitor.scoring.grounding.analyse` and
     :func:`~monitor.scoring.injection.score_indirect`)."""
     return _Shared.cache
+
+
+def cached_part(text: str, part: str, compute: Callable[[str], T]) -> T:
+    """``compute(text)``, kept as the ``part`` slot of ``text``'s entry in the process's
+    cache (computed anew when ``text`` is too long to keep).
+
+    >>> cached_part("ÉTÉ", "lower", str.lower), cached_part("ÉTÉ", "lower", str.upper)
+    ('été', 'été')
+    """
+    entry = _Shared.cache.entry(text)
+    if entry is None:
+        return compute(text)
+    found: T | None = getattr(entry, part)
+    if found is None:
+        found = compute(text)
+        setattr(entry, part, found)
+    return found
 
 
 def configure_chunk_cache(budget_bytes: int) -> ChunkCache:

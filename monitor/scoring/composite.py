@@ -58,7 +58,7 @@ from typing import Any
 from monitor.events.construct import construct
 from monitor.events.rag_event import Chunk
 from monitor.events.scored_event import QualityScore
-from monitor.scoring.chunk_cache import chunk_cache
+from monitor.scoring.chunk_cache import cached_part
 from monitor.scoring.factual import ClassMarks, cached_ascii_proxy, count_dates, joined_counts
 from monitor.scoring.jstext import js_length, js_split_ws
 
@@ -183,13 +183,7 @@ def cached_lower(text: str) -> str:
     than it is looked up)."""
     if text.isascii():
         return text.lower()
-    entry = chunk_cache().entry(text)
-    if entry is None:
-        return text.lower()
-    found = entry.lower
-    if found is None:
-        found = entry.lower = text.lower()
-    return found
+    return cached_part(text, "lower", str.lower)
 
 
 def _lower_context(context_text: str, chunks: Sequence[Chunk] | None) -> str:

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from monitor.scoring.chunk_cache import chunk_cache
+from monitor.scoring.chunk_cache import cached_part
 from monitor.scoring.jstext import JS_WS
 
 __all__ = [
@@ -72,13 +72,7 @@ def cached_ascii_proxy(text: str) -> bytes:
     proxy: encoding it costs less than a look-up)."""
     if text.isascii():
         return text.encode("ascii")
-    entry = chunk_cache().entry(text)
-    if entry is None:
-        return ascii_proxy(text)
-    found = entry.ascii
-    if found is None:
-        found = entry.ascii = ascii_proxy(text)
-    return found
+    return cached_part(text, "ascii", ascii_proxy)
 
 
 def ascii_proxy(text: str) -> bytes:
@@ -215,16 +209,6 @@ def text_counts(text: str, ascii: bytes | None = None) -> TextCounts:
     )
 
 
-def _cached_counts(text: str) -> TextCounts:
-    entry = chunk_cache().entry(text)
-    if entry is None:
-        return text_counts(text)
-    found = entry.counts
-    if found is None:
-        found = entry.counts = text_counts(text, entry.ascii)
-    return found
-
-
 def joined_counts(texts: Sequence[str]) -> tuple[int, int, int, int] | None:
     """Spec 000's numbers, dates, proper nouns and words of ``" ".join(texts)``, from each
     text's :data:`TextCounts` (kept in the chunk cache); None when a text is empty or a
@@ -246,7 +230,7 @@ def joined_counts(texts: Sequence[str]) -> tuple[int, int, int, int] | None:
     """
     numbers = dates = nouns = runs = 0
     before: TextCounts | None = None
-    for counts in map(_cached_counts, texts):
+    for counts in (cached_part(t, "counts", text_counts) for t in texts):
         if counts[4] < 0:
             return None
         if before is not None:
