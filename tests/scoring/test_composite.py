@@ -526,10 +526,10 @@ def test_scoring_does_not_mutate_inputs() -> None:
 def test_a_context_joined_from_chunks_is_lowered_through_the_cache() -> None:
     """The chunks lowered one by one through the chunk cache (hits included) give the
     same sufficiency as the joined context lowered whole, sigmas at the joins included."""
-    contents = ["Policy ΟΔΟΣ", "Σ rules", "", "ΣΑΣ İstanbul K", "plain ascii text"]
+    contents = ["Policy ΟΔΟΣ", "Σ rules", "", "ΣΑΣ İstanbul \u212aelvin", "plain ascii text"]
     chunks = [Chunk(content=c) for c in contents]
     text = "\n\n".join(contents)
-    for query in ("οδος rules", "σας i̇stanbul", "σ rules policy", "istanbul k", "ascii"):
+    for query in ("οδος rules", "σας i̇stanbul", "σ rules policy", "kelvin", "ascii"):
         whole = context_sufficiency(query, text, 40)
         for _ in range(2):  # a miss, then hits
             assert context_sufficiency(query, text, 40, chunks) == whole
