@@ -188,13 +188,13 @@ and last characters (-1 when empty), and whether its classes start with ``Ul`` a
 with ``Ul+`` (what :func:`joined_counts` needs at a join)."""
 
 
-def text_counts(text: str, ascii: bytes | None = None) -> TextCounts:
-    """The :data:`TextCounts` of ``text`` (``ascii``: its proxy, when known).
+def text_counts(text: str) -> TextCounts:
+    """The :data:`TextCounts` of ``text``.
 
     >>> text_counts("Visit New York on March 5, 2024 ")[:4]
     (2, 1, 2, 7)
     """
-    marks = ClassMarks(text, ascii)
+    marks = ClassMarks(text)
     m = marks.marks
     stripped = m.rstrip(b"l")
     return (
