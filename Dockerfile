@@ -1,8 +1,15 @@
+# The wheel is built where a C compiler is (the injection kernel, setup.py), and installed
+# into the slim image.
+FROM python:3.11 AS build
+WORKDIR /src
+COPY pyproject.toml setup.py README.md ./
+COPY monitor ./monitor
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
+
 FROM python:3.11-slim
 WORKDIR /app
-COPY pyproject.toml README.md ./
-COPY monitor ./monitor
-RUN pip install --no-cache-dir . && useradd --create-home ragmon
+COPY --from=build /wheels /wheels
+RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels && useradd --create-home ragmon
 USER ragmon
 ENV MONITOR_DATA_DIR=/home/ragmon/data
 ENTRYPOINT ["ragmon"]

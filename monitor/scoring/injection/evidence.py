@@ -31,6 +31,7 @@ from monitor.scoring.injection.common import (
 )
 from monitor.scoring.injection.delimiter import DELIM_WORDS
 from monitor.scoring.injection.density import density, soft
+from monitor.scoring.injection.kernel import KERNEL
 from monitor.scoring.injection.model import direct_score
 from monitor.scoring.injection.normalisation import copies, normalise
 
@@ -39,6 +40,7 @@ __all__ = [
     "adjust",
     "pattern_score",
     "prepare",
+    "python_words",
     "query_evidence",
     "score_injection",
     "tokens_of",
@@ -86,18 +88,26 @@ def tokens_of(texts: Sequence[str]) -> set[str]:
     """The words (``[\\w']+``) of the texts, and quoted words without their quotes."""
     tokens: set[str] = set()
     for text in texts:
-        if text.isascii():
-            spaced = text.encode().translate(_TOKEN_MAP)
-            found = set(spaced.decode().split())
-            # quoted words ('ignore, rules') once their quotes are stripped
-            quoted = b" '" in spaced or b"' " in spaced or spaced[:1] == b"'" or spaced[-1:] == b"'"
+        if KERNEL is not None and text.isascii():
+            tokens |= KERNEL.ascii_words(text)  # the same words, in C (see .kernel)
         else:
-            found = set(_WORD.findall(text))
-            quoted = "'" in text
-        if quoted:
-            found.update(list(map(_STRIP_QUOTES, filter(_HAS_QUOTE, found))))
-        tokens |= found
+            tokens |= python_words(text)
     return tokens
+
+
+def python_words(text: str) -> set[str]:
+    """:func:`tokens_of` of one text, in Python."""
+    if text.isascii():
+        spaced = text.encode().translate(_TOKEN_MAP)
+        found = set(spaced.decode().split())
+        # quoted words ('ignore, rules') once their quotes are stripped
+        quoted = b" '" in spaced or b"' " in spaced or spaced[:1] == b"'" or spaced[-1:] == b"'"
+    else:
+        found = set(_WORD.findall(text))
+        quoted = "'" in text
+    if quoted:
+        found.update(list(map(_STRIP_QUOTES, filter(_HAS_QUOTE, found))))
+    return found
 
 
 def _has_delim(text: str, tokens: set[str]) -> bool:

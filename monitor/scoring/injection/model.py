@@ -27,8 +27,12 @@ queries keep a model of their own, fitted without copies.
 
 Scoring is dictionary look-ups: a token's contribution (its word and character pieces) is
 kept in a bounded memo per model, so a word is decomposed once per process, and each
-position costs one memo look-up and one look-up of its (token, next token) pair, both run
-by ``map`` over the token list.
+position costs one memo look-up and one look-up of its (token, next token) pair. For an
+ASCII text whose tokens are all memoised, the C function ``ascii_logit`` of ``_kernel.c``
+(built with the package; optional) does the tokenising, look-ups and sums: the same
+doubles added in the same order, so the same logit as :func:`python_logit`, the Python
+path, which runs otherwise (and fills the memo). The sums are plain sequential additions
+(``reduce``; Python 3.11's ``sum`` of floats adds the same way, later versions compensate).
 
 :func:`direct_score` and :func:`indirect_score` combine the model's logit with the pattern
 score (:mod:`.evidence`, :mod:`.indirect`) by a logistic fit on out-of-fold predictions
@@ -54,11 +58,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, reduce
 from importlib import resources
 from itertools import accumulate, pairwise, repeat
 from operator import add
 from typing import cast
+
+from monitor.scoring.injection.kernel import KERNEL
 
 __all__ = [
     "HEAD_TOKENS",
@@ -73,6 +79,7 @@ __all__ = [
     "load",
     "logit",
     "model_text",
+    "python_logit",
     "token_features",
     "tokens",
     "windows",
@@ -140,6 +147,8 @@ class Model:
     pairs: tuple[dict[tuple[str, str], float], dict[tuple[str, str], float]]
     """The pair features' weights by (first, second) token, of the query model and of the
     chunk model (``b:first second`` and ``k:b:first second`` in ``weights``)."""
+    pairs_by_first: tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]]
+    """The same weights by first token, then second (for ``ascii_logit``)."""
     direct: tuple[float, float, float, float, float]
     """(model coefficient, pattern coefficient, intercept, raw threshold, the pattern score
     that blocks by itself): together, they block 1 % of the benign development texts."""
@@ -161,13 +170,15 @@ def load() -> Model:
         indirect = tuple(float(v) for v in data["indirect"])
     weights = dict(zip(names, values, strict=True))
     pairs: tuple[dict[tuple[str, str], float], dict[tuple[str, str], float]] = ({}, {})
+    by_first: tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]] = ({}, {})
     for name, value in weights.items():
         chunk = name.startswith(CHUNK)
         feature = name.removeprefix(CHUNK)
         if feature.startswith("b:"):
             first, second = feature[2:].split(" ", 1)
             pairs[chunk][first, second] = value
-    return Model(weights, bias, chunk_bias, pairs, direct, indirect)  # type: ignore[arg-type]
+            by_first[chunk].setdefault(first, {})[second] = value
+    return Model(weights, bias, chunk_bias, pairs, by_first, direct, indirect)  # type: ignore[arg-type]
 
 
 _memos: tuple[dict[str, float], dict[str, float]] = ({}, {})  # queries, chunks
@@ -190,6 +201,25 @@ def logit(norm: str, model: Model | None = None, *, chunk: bool = False) -> floa
     """The model's logit for a normalised text (a retrieved chunk's with ``chunk``): its
     highest window's."""
     model = load() if model is None else model
+    if KERNEL is not None and norm.isascii():
+        bias = model.chunk_bias if chunk else model.bias
+        found = KERNEL.ascii_logit(
+            norm,
+            _memos[chunk],
+            model.pairs_by_first[chunk],
+            bias,
+            WINDOW_TOKENS,
+            STRIDE_TOKENS,
+            HEAD_TOKENS,
+            TAIL_TOKENS,
+        )
+        if found is not None:
+            return found
+    return python_logit(norm, model, chunk=chunk)
+
+
+def python_logit(norm: str, model: Model, *, chunk: bool = False) -> float:
+    """:func:`logit` in Python (memoising the contributions of new tokens)."""
     toks = tokens(norm)
     bias = model.chunk_bias if chunk else model.bias
     if not toks:
@@ -207,7 +237,7 @@ def logit(norm: str, model: Model | None = None, *, chunk: bool = False) -> floa
     with_pairs: list[float] = list(map(add, contrib, pair_weights))
     with_pairs.append(contrib[-1])
     if len(with_pairs) <= WINDOW_TOKENS:
-        return bias + sum(with_pairs)
+        return bias + reduce(add, with_pairs, 0.0)
     prefix: list[float] = [0.0, *accumulate(with_pairs)]
     return bias + max(prefix[end] - prefix[start] for start, end in windows(len(with_pairs)))
 
