@@ -30,6 +30,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
 from monitor.events import Chunk, RagEvent
 from monitor.events.scored_event import Finding, Leakage
@@ -38,6 +41,7 @@ from monitor.scoring.leakage import (
     MIN_VERBATIM_WORDS,
     is_placeholder,
     score_leakage,
+    verbatim,
 )
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "leakage"
@@ -687,6 +691,49 @@ def test_timings() -> None:
     # linear in the answer's length (an absolute bound belongs to make bench, not to a test
     # on a shared machine)
     assert rows["5000 chars, no context"][0] < 20 * rows["500 chars, no context"][0]
+
+
+_VIEW_WORDS = ["alpha", "beta", "gamma", "delta", "Epsilon", "zeta", "eta", "theta", "x2"]
+_VIEW_GAPS = [
+    " ",
+    "  ",
+    ", ",
+    "\u2019",
+    " \u201c",
+    "\u201d ",
+    " \u2014 ",
+    "-",
+    "\n\n",
+    "_",
+    "\u00b2",
+    "\u0301",
+]
+
+
+@hyp_settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(_VIEW_WORDS), st.sampled_from(_VIEW_GAPS)), max_size=90),
+    st.integers(0, 60),
+    st.integers(0, 90),
+    st.sampled_from(["", "caf\u00e9 ", "\u201cquoted\u201d "]),
+)
+def test_verbatim_on_word_views_is_the_unicode_path(
+    pieces: list[tuple[str, str]], cut: int, length: int, extra: str
+) -> None:
+    """Typeset text (quotes, dashes beyond ASCII) takes the byte view of its words: the same
+    copied runs as the slower path over the text itself, letters beyond ASCII excepted
+    (they have no view)."""
+    answer = "".join(w + g for w, g in pieces)
+    context = extra + "".join(w + g for w, g in pieces[cut : cut + length]) + " the end"
+    text_b, ctx_b = verbatim.words_view(answer), verbatim.words_view(context)
+    slow = verbatim._runs_of_text(answer, context)
+    if text_b is None or ctx_b is None:
+        assert any(c.isalnum() and not c.isascii() for c in answer + context)
+        return
+    assert text_b.split() == " ".join(verbatim._WORD.findall(answer)).lower().encode().split()
+    words_b = text_b.split()
+    fast = verbatim._runs_of_views(words_b, ctx_b) if len(words_b) >= 40 else []
+    assert fast == slow
 
 
 def test_overlapping_copied_runs_merge_into_one_finding() -> None:

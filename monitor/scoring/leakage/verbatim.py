@@ -10,7 +10,7 @@ from typing import Final
 from monitor.scoring.leakage.boundaries import alnum_at
 from monitor.scoring.leakage.hits import Hit, hit
 
-__all__ = ["MIN_VERBATIM_WORDS", "VERBATIM_GRAM", "find_verbatim"]
+__all__ = ["MIN_VERBATIM_WORDS", "VERBATIM_GRAM", "find_verbatim", "words_view"]
 
 #: A contiguous run of this many answer words found in the context is a verbatim leak.
 MIN_VERBATIM_WORDS: Final = 40
@@ -23,6 +23,7 @@ _SEPARATORS = re.compile(r"[\W_]*+")
 _ASCII_WORDS: Final = bytes(
     c + 32 if 65 <= c <= 90 else c if 48 <= c <= 57 or 97 <= c <= 122 else 32 for c in range(256)
 )
+_ASCII_BYTES: Final = bytes(range(128))
 _SPACES = re.compile(rb" *+")
 
 
@@ -133,45 +134,72 @@ def _copied_runs(answer: Sequence[object], ctx_words: Sequence[object]) -> list[
     return runs
 
 
+def words_view(text: str) -> bytes | None:
+    """``text`` one byte per character: ASCII letters lower-cased, digits kept, everything
+    else a space; so its words (``split()``) are those of :data:`_WORD`, lower-cased. None
+    when a character beyond ASCII is a letter or a digit (a word character that this view
+    would split at). Typeset prose qualifies: its quotes and dashes are not word characters.
+
+    >>> words_view("Don\u2019t  STOP-2")
+    b'don t  stop 2'
+    >>> words_view("caf\u00e9") is None
+    True
+    """
+    if text.isascii():
+        return text.encode().translate(_ASCII_WORDS)
+    beyond = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES)
+    if any(map(str.isalnum, set(beyond.decode("utf-8", "surrogatepass")))):
+        return None
+    return text.encode("ascii", "replace").translate(_ASCII_WORDS)  # "?": not a word
+
+
+def _runs_of_views(words_b: list[bytes], ctx_b: bytes) -> list[tuple[int, int]]:
+    """:func:`_copied_runs` of the words of :func:`words_view`, once a seed of them is found
+    in the context's view (none found: no runs)."""
+    k = VERBATIM_GRAM
+    norm_b = b""  # the normalised context, built only for a frequent seed word
+    for i in range(0, len(words_b) - k + 1, MIN_VERBATIM_WORDS - k + 1):
+        seed_b = words_b[i : i + k]
+        found = _seed_ascii(seed_b, ctx_b) if not norm_b else None
+        if found is None:
+            norm_b = norm_b or b" " + b" ".join(ctx_b.split()) + b" "
+            found = b" " + b" ".join(seed_b) + b" " in norm_b
+        if found:
+            return _copied_runs(words_b, ctx_b.split())
+    return []
+
+
+def _runs_of_text(text: str, context: str) -> list[tuple[int, int]]:
+    """:func:`_runs_of_views` for any text (slower)."""
+    k = VERBATIM_GRAM
+    words = " ".join(_WORD.findall(text)).lower().split()
+    if len(words) < MIN_VERBATIM_WORDS:
+        return []
+    ctx_lower = context.lower()
+    norm = ""
+    for i in range(0, len(words) - k + 1, MIN_VERBATIM_WORDS - k + 1):
+        seed = words[i : i + k]
+        found = _seed_unicode(seed, ctx_lower) if not norm else None
+        if found is None:
+            norm = norm or " " + " ".join(_WORD.findall(context)).lower() + " "
+            found = " " + " ".join(seed) + " " in norm
+        if found:
+            return _copied_runs(words, " ".join(_WORD.findall(context)).lower().split())
+    return []
+
+
 def find_verbatim(text: str, context: str, out: list[Hit]) -> None:
     if not context:
         return
-    k = VERBATIM_GRAM
-    stride = MIN_VERBATIM_WORDS - k + 1
-    if text.isascii() and context.isascii():
-        words_b = text.encode().translate(_ASCII_WORDS).split()
-        if len(words_b) < MIN_VERBATIM_WORDS:
-            return
-        ctx_b = context.encode().translate(_ASCII_WORDS)
-        norm_b = b""  # the normalised context, built only for a frequent seed word
-        for i in range(0, len(words_b) - k + 1, stride):
-            seed_b = words_b[i : i + k]
-            found = _seed_ascii(seed_b, ctx_b) if not norm_b else None
-            if found is None:
-                norm_b = norm_b or b" " + b" ".join(ctx_b.split()) + b" "
-                found = b" " + b" ".join(seed_b) + b" " in norm_b
-            if found:
-                break
-        else:
-            return
-        runs = _copied_runs(words_b, ctx_b.split())
+    text_b = words_view(text)
+    if text_b is None:
+        runs = _runs_of_text(text, context)
     else:
-        words = " ".join(_WORD.findall(text)).lower().split()
-        if len(words) < MIN_VERBATIM_WORDS:
-            return
-        ctx_lower = context.lower()
-        norm = ""
-        for i in range(0, len(words) - k + 1, stride):
-            seed = words[i : i + k]
-            found = _seed_unicode(seed, ctx_lower) if not norm else None
-            if found is None:
-                norm = norm or " " + " ".join(_WORD.findall(context)).lower() + " "
-                found = " " + " ".join(seed) + " " in norm
-            if found:
-                break
-        else:
-            return
-        runs = _copied_runs(words, " ".join(_WORD.findall(context)).lower().split())
+        words_b = text_b.split()
+        if len(words_b) < MIN_VERBATIM_WORDS:
+            return  # a short answer (the common case): too few words for a verbatim run
+        ctx_b = words_view(context)
+        runs = _runs_of_text(text, context) if ctx_b is None else _runs_of_views(words_b, ctx_b)
     words_iter = _WORD.finditer(text)
     at = 0  # index of the next word of words_iter
     for first, last in runs:
