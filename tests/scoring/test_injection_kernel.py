@@ -65,27 +65,56 @@ def test_logit_on_real_text() -> None:
         assert logit(text, m, chunk=chunk) == python
 
 
-def test_a_token_never_seen_takes_the_python_path() -> None:
-    m = load()
-    text = "zqxjkv unseen token"
-    for memo in model._memos:
-        memo.pop("zqxjkv", None)
+def test_the_table_asks_for_tokens_it_has_not_seen() -> None:
     assert KERNEL is not None
-    args = (m.pairs_by_first[0], m.bias, 48, 24, 4096, 1024)
-    assert KERNEL.ascii_logit(text, model._memos[0], *args) is None
-    first = logit(text, m)  # computed in Python, memoised
-    assert KERNEL.ascii_logit(text, model._memos[0], *args) == first
+    table = KERNEL.Table({("ignore", "all"): 0.5})
+    args = (0.25, 48, 24, 4096, 1024)
+    assert table.logit("ignore all, ignore", *args) == ["ignore", "all", ",", "ignore"]
+    for token, value in (("ignore", 1.0), ("all", 2.0), (",", 4.0)):
+        table.add(token, value)
+    assert len(table) == 3
+    # 0.25 + (1.0 + 0.5) + 2.0 + 4.0 + 1.0: the pair counts once, where it is
+    assert table.logit("ignore all, ignore", *args) == 8.75
+    assert table.logit("", *args) == 0.25
+    table.clear()
+    assert len(table) == 0 and table.logit("all", *args) == ["all"]
+
+
+def test_a_full_table_is_cleared_and_refilled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tokens kept are bounded (the memo's bound); a text never needs more."""
+    m = load()
+    monkeypatch.setattr(model, "_MEMO_MAX", 5)
+    text = "one two three four five six seven eight"
+    python = python_logit(text, m, chunk=True)
+    assert m.tables is not None
+    m.tables[1].clear()
+    assert logit(text, m, chunk=True) == python
+    assert len(m.tables[1]) == 8  # cleared when full, then given the text's tokens
+
+
+def test_many_tokens_grow_the_table() -> None:
+    assert KERNEL is not None
+    table = KERNEL.Table({})
+    words = [f"w{i}" for i in range(5000)]
+    for i, word in enumerate(words):
+        table.add(word, float(i))
+    assert len(table) == 5000
+    assert table.logit(" ".join(words[:10]), 0.0, 48, 24, 4096, 1024) == float(sum(range(10)))
 
 
 def test_the_kernel_refuses_what_it_cannot_read() -> None:
     assert KERNEL is not None
-    m = load()
+    table = KERNEL.Table({("caf\u00e9", "au"): 1.0, ("a", "b"): 2.0})  # the first: never ASCII
     with pytest.raises(TypeError):
-        KERNEL.ascii_logit("café", {}, m.pairs_by_first[0], 0.0, 48, 24, 4096, 1024)
+        table.logit("caf\u00e9", 0.0, 48, 24, 4096, 1024)
+    with pytest.raises(TypeError):
+        table.add("na\u00efve", 1.0)
     with pytest.raises(ValueError):
-        KERNEL.ascii_logit("a", {"a": 1.0}, {}, 0.0, 0, 24, 4096, 1024)
+        table.logit("a", 0.0, 0, 24, 4096, 1024)
     with pytest.raises(TypeError):
-        KERNEL.ascii_words("naïve")
+        KERNEL.Table({"a b": 1.0})
+    with pytest.raises(TypeError):
+        KERNEL.ascii_words("na\u00efve")
 
 
 @hyp_settings(max_examples=400, deadline=None)

@@ -1,19 +1,18 @@
 /* The injection detector's two hot loops over ASCII text, in C, with the same results as
  * their Python versions (which run when this module was not built, and for other text):
  *
- * - ascii_logit: the model's logit, model.python_logit(); the same tokens, look-ups and
- *   sums, in the same order, so the same double (see model.py's docstring);
+ * - Table.logit: the model's logit, model.python_logit(): the same tokens, the same
+ *   contributions and pair weights (doubles computed in Python, kept here by the bytes of
+ *   their tokens), added in the same order, so the same double (see model.py);
  * - ascii_words: the words evidence.tokens_of() finds (below).
  *
- * ascii_logit(norm, memo, pairs, bias, window, stride, head, tail) -> float | None
- *
- *   norm    an ASCII str (the normalised text); anything else is a TypeError
- *   memo    dict: token -> its contribution (a float)
- *   pairs   dict: first token -> dict: second token -> the pair's weight (a float)
- *   bias    the model's bias
- *   window, stride, head, tail   WINDOW_TOKENS, STRIDE_TOKENS, HEAD_TOKENS, TAIL_TOKENS
- *
- * Returns None when a token is not in `memo` (the caller's Python path computes it).
+ * Table(pairs)            pairs: {(first token, second token): weight} of one model
+ * table.add(token, value) a token's contribution (computed by model.py)
+ * table.logit(norm, bias, window, stride, head, tail) -> float | list[str]
+ *     the logit of an ASCII text, or the list of its tokens not added yet (add them and
+ *     ask again); window, stride, head and tail are model.py's WINDOW_TOKENS,
+ *     STRIDE_TOKENS, HEAD_TOKENS and TAIL_TOKENS
+ * table.clear(), len(table)   forget the tokens (the pairs stay); how many there are
  *
  * Tokens are those of the pattern  \w+|[^\w\s\x1c-\x1f]{1,3}  under re.ASCII: a run of
  * [A-Za-z0-9_], or one to three characters that are neither word characters, nor
@@ -21,7 +20,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
 
 enum { SKIP = 0, WORD = 1, PUNCT = 2 };
 
@@ -90,51 +90,294 @@ token_spans(const unsigned char *s, Py_ssize_t n, Py_ssize_t *count)
     return spans;
 }
 
-/* The value of a dict entry as a double: 1 when found, 0 when absent, -1 on error. */
-static int
-lookup_double(PyObject *dict, PyObject *key, double *out)
+/* ------------------------------------------------------------------ byte-keyed maps */
+
+/* Open addressing from a key's bytes to a double. A key is one token, or a pair of tokens
+ * stored as "first second" (tokens never hold a space). Hashes are Python's keyed hash of
+ * the bytes (_Py_HashBytes: SipHash with the process's secret key, so crafted tokens
+ * cannot pile up in one probe sequence); a pair's combines its tokens' hashes. The load
+ * factor stays at most one half. */
+typedef struct {
+    uint64_t hash; /* 0: an empty slot */
+    size_t offset; /* of the key's bytes in the arena */
+    size_t length;
+    double value;
+} Slot;
+
+typedef struct {
+    Slot *slots;
+    size_t capacity; /* a power of two */
+    size_t count;
+    char *arena;
+    size_t arena_used, arena_capacity;
+} Map;
+
+static uint64_t
+token_hash(const char *bytes, Py_ssize_t length)
 {
-    PyObject *value = PyDict_GetItemWithError(dict, key); /* borrowed */
-    if (value == NULL)
-        return PyErr_Occurred() ? -1 : 0;
-    *out = PyFloat_AsDouble(value);
-    if (*out == -1.0 && PyErr_Occurred())
+    uint64_t h = (uint64_t)_Py_HashBytes(bytes, length);
+    return h ? h : 1;
+}
+
+static uint64_t
+pair_hash(uint64_t first, uint64_t second)
+{
+    uint64_t h = (first * 0x9E3779B97F4A7C15ULL) ^ (second + 0x632BE59BD9B4E019ULL);
+    h ^= h >> 31;
+    return h ? h : 1;
+}
+
+static int
+map_init(Map *map, size_t capacity)
+{
+    map->slots = PyMem_Calloc(capacity, sizeof(Slot));
+    map->arena = PyMem_Malloc(4096);
+    if (map->slots == NULL || map->arena == NULL) {
+        PyMem_Free(map->slots);
+        PyMem_Free(map->arena);
+        map->slots = NULL;
+        map->arena = NULL;
+        PyErr_NoMemory();
         return -1;
-    return 1;
+    }
+    map->capacity = capacity;
+    map->count = 0;
+    map->arena_used = 0;
+    map->arena_capacity = 4096;
+    return 0;
+}
+
+static void
+map_free(Map *map)
+{
+    PyMem_Free(map->slots);
+    PyMem_Free(map->arena);
+    map->slots = NULL;
+    map->arena = NULL;
+    map->capacity = map->count = map->arena_used = map->arena_capacity = 0;
+}
+
+/* Whether a slot's key is `a`, or `a b` when b is not NULL. */
+static int
+key_equals(const Map *map, const Slot *slot, const char *a, size_t la, const char *b, size_t lb)
+{
+    size_t length = b == NULL ? la : la + 1 + lb;
+    if (slot->length != length)
+        return 0;
+    const char *key = map->arena + slot->offset;
+    if (memcmp(key, a, la) != 0)
+        return 0;
+    return b == NULL || (key[la] == ' ' && memcmp(key + la + 1, b, lb) == 0);
+}
+
+static Slot *
+map_find(const Map *map, uint64_t hash, const char *a, size_t la, const char *b, size_t lb)
+{
+    size_t mask = map->capacity - 1;
+    for (size_t i = (size_t)hash & mask;; i = (i + 1) & mask) {
+        Slot *slot = &map->slots[i];
+        if (slot->hash == 0)
+            return NULL;
+        if (slot->hash == hash && key_equals(map, slot, a, la, b, lb))
+            return slot;
+    }
+}
+
+static int
+map_grow(Map *map)
+{
+    size_t capacity = map->capacity * 2;
+    Slot *slots = PyMem_Calloc(capacity, sizeof(Slot));
+    if (slots == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t k = 0; k < map->capacity; k++) {
+        Slot *old = &map->slots[k];
+        if (old->hash == 0)
+            continue;
+        size_t i = (size_t)old->hash & (capacity - 1);
+        while (slots[i].hash != 0)
+            i = (i + 1) & (capacity - 1);
+        slots[i] = *old;
+    }
+    PyMem_Free(map->slots);
+    map->slots = slots;
+    map->capacity = capacity;
+    return 0;
+}
+
+/* Set the value of key `a` (or `a b`). */
+static int
+map_set(Map *map, uint64_t hash, const char *a, size_t la, const char *b, size_t lb, double value)
+{
+    Slot *found = map_find(map, hash, a, la, b, lb);
+    if (found != NULL) {
+        found->value = value;
+        return 0;
+    }
+    if ((map->count + 1) * 2 > map->capacity && map_grow(map) < 0)
+        return -1;
+    size_t length = b == NULL ? la : la + 1 + lb;
+    if (map->arena_used + length > map->arena_capacity) {
+        size_t capacity = map->arena_capacity;
+        while (map->arena_used + length > capacity)
+            capacity *= 2;
+        char *arena = PyMem_Realloc(map->arena, capacity);
+        if (arena == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        map->arena = arena;
+        map->arena_capacity = capacity;
+    }
+    char *key = map->arena + map->arena_used;
+    memcpy(key, a, la);
+    if (b != NULL) {
+        key[la] = ' ';
+        memcpy(key + la + 1, b, lb);
+    }
+    size_t mask = map->capacity - 1, i = (size_t)hash & mask;
+    while (map->slots[i].hash != 0)
+        i = (i + 1) & mask;
+    map->slots[i] = (Slot){hash, map->arena_used, length, value};
+    map->arena_used += length;
+    map->count++;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------- the Table */
+
+typedef struct {
+    PyObject_HEAD
+    Map tokens; /* token -> its contribution (filled by the caller: Table.add) */
+    Map pairs;  /* "first second" -> the pair's weight (from the constructor) */
+} Table;
+
+static void
+table_dealloc(Table *self)
+{
+    map_free(&self->tokens);
+    map_free(&self->pairs);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* The ASCII bytes of a str, or NULL with a TypeError. */
+static const char *
+ascii_bytes(PyObject *text, Py_ssize_t *length)
+{
+    if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) {
+        PyErr_SetString(PyExc_TypeError, "the kernel needs ASCII str");
+        return NULL;
+    }
+    *length = PyUnicode_GET_LENGTH(text);
+    return (const char *)PyUnicode_1BYTE_DATA(text);
 }
 
 static PyObject *
-ascii_logit(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+table_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    (void)module;
-    if (nargs != 8) {
-        PyErr_SetString(PyExc_TypeError, "ascii_logit() takes 8 arguments");
+    PyObject *pairs;
+    static char *names[] = {"pairs", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O!:Table", names, &PyDict_Type, &pairs))
+        return NULL;
+    Table *self = (Table *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    if (map_init(&self->tokens, 1024) < 0 || map_init(&self->pairs, 1024) < 0) {
+        Py_DECREF(self);
         return NULL;
     }
-    PyObject *norm = args[0], *memo = args[1], *pairs = args[2];
-    if (!PyUnicode_Check(norm) || !PyUnicode_IS_ASCII(norm)) {
-        PyErr_SetString(PyExc_TypeError, "ascii_logit() needs an ASCII str");
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    while (PyDict_Next(pairs, &pos, &key, &value)) {
+        Py_ssize_t la, lb;
+        if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != 2) {
+            PyErr_SetString(PyExc_TypeError, "Table(): pairs are keyed by (first, second)");
+            Py_DECREF(self);
+            return NULL;
+        }
+        PyObject *first = PyTuple_GET_ITEM(key, 0), *second = PyTuple_GET_ITEM(key, 1);
+        if (PyUnicode_Check(first) && PyUnicode_Check(second) &&
+            !(PyUnicode_IS_ASCII(first) && PyUnicode_IS_ASCII(second)))
+            continue; /* never a pair of ASCII text */
+        const char *a = ascii_bytes(first, &la);
+        const char *b = a == NULL ? NULL : ascii_bytes(second, &lb);
+        double weight = b == NULL ? -1.0 : PyFloat_AsDouble(value);
+        if (b == NULL || (weight == -1.0 && PyErr_Occurred())) {
+            Py_DECREF(self);
+            return NULL;
+        }
+        uint64_t h = pair_hash(token_hash(a, la), token_hash(b, lb));
+        if (map_set(&self->pairs, h, a, (size_t)la, b, (size_t)lb, weight) < 0) {
+            Py_DECREF(self);
+            return NULL;
+        }
+    }
+    return (PyObject *)self;
+}
+
+static PyObject *
+table_add(Table *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "add() takes a token and its contribution");
         return NULL;
     }
-    if (!PyDict_Check(memo) || !PyDict_Check(pairs)) {
-        PyErr_SetString(PyExc_TypeError, "ascii_logit() needs dicts for memo and pairs");
+    Py_ssize_t length;
+    const char *token = ascii_bytes(args[0], &length);
+    if (token == NULL)
+        return NULL;
+    double value = PyFloat_AsDouble(args[1]);
+    if (value == -1.0 && PyErr_Occurred())
+        return NULL;
+    if (map_set(&self->tokens, token_hash(token, length), token, (size_t)length, NULL, 0, value) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+table_clear(Table *self, PyObject *unused)
+{
+    (void)unused;
+    Map fresh;
+    if (map_init(&fresh, 1024) < 0)
+        return NULL;
+    map_free(&self->tokens);
+    self->tokens = fresh;
+    Py_RETURN_NONE;
+}
+
+static Py_ssize_t
+table_length(Table *self)
+{
+    return (Py_ssize_t)self->tokens.count;
+}
+
+static PyObject *
+table_logit(Table *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "logit() takes 6 arguments");
         return NULL;
     }
-    double bias = PyFloat_AsDouble(args[3]);
+    Py_ssize_t n;
+    const char *s = ascii_bytes(args[0], &n);
+    if (s == NULL)
+        return NULL;
+    double bias = PyFloat_AsDouble(args[1]);
     if (bias == -1.0 && PyErr_Occurred())
         return NULL;
-    Py_ssize_t window = PyLong_AsSsize_t(args[4]), stride = PyLong_AsSsize_t(args[5]);
-    Py_ssize_t head = PyLong_AsSsize_t(args[6]), tail = PyLong_AsSsize_t(args[7]);
+    Py_ssize_t window = PyLong_AsSsize_t(args[2]), stride = PyLong_AsSsize_t(args[3]);
+    Py_ssize_t head = PyLong_AsSsize_t(args[4]), tail = PyLong_AsSsize_t(args[5]);
     if (PyErr_Occurred())
         return NULL;
     if (window < 1 || stride < 1 || head < 0 || tail < 0) {
-        PyErr_SetString(PyExc_ValueError, "ascii_logit(): bad window, stride, head or tail");
+        PyErr_SetString(PyExc_ValueError, "logit(): bad window, stride, head or tail");
         return NULL;
     }
-
-    const unsigned char *s = PyUnicode_1BYTE_DATA(norm);
     Py_ssize_t n_all = 0;
-    Span *spans = token_spans(s, PyUnicode_GET_LENGTH(norm), &n_all);
+    Span *spans = token_spans((const unsigned char *)s, n, &n_all);
     if (spans == NULL)
         return NULL;
     if (n_all == 0) {
@@ -142,42 +385,49 @@ ascii_logit(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return PyFloat_FromDouble(bias);
     }
     /* the head and the tail of a text of very many tokens (model.tokens()) */
-    Py_ssize_t m = n_all, skip_from = n_all, skip = 0;
-    if (n_all > head + tail) {
+    Py_ssize_t m = n_all;
+    if (n_all > head + tail) { /* the kept spans, in order */
+        memmove(spans + head, spans + n_all - tail, sizeof(Span) * (size_t)tail);
         m = head + tail;
-        skip_from = head;
-        skip = n_all - head - tail;
     }
 
-    PyObject *result = NULL;
-    PyObject **toks = PyMem_Calloc((size_t)m, sizeof(PyObject *));
+    PyObject *result = NULL, *missing = NULL;
     double *with_pairs = PyMem_Malloc(sizeof(double) * (size_t)m);
+    uint64_t *hashes = PyMem_Malloc(sizeof(uint64_t) * (size_t)m);
     double *prefix = NULL;
-    if (toks == NULL || with_pairs == NULL) {
+    if (with_pairs == NULL || hashes == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     for (Py_ssize_t j = 0; j < m; j++) {
-        Span sp = spans[j < skip_from ? j : j + skip];
-        toks[j] = PyUnicode_FromStringAndSize((const char *)s + sp.start, sp.length);
-        if (toks[j] == NULL)
+        const char *token = s + spans[j].start;
+        size_t length = (size_t)spans[j].length;
+        hashes[j] = token_hash(token, (Py_ssize_t)length);
+        Slot *slot = map_find(&self->tokens, hashes[j], token, length, NULL, 0);
+        if (slot != NULL) {
+            with_pairs[j] = slot->value;
+            continue;
+        }
+        /* not known yet: the caller computes it (Table.add) and asks again */
+        if (missing == NULL && (missing = PyList_New(0)) == NULL)
             goto done;
-        int found = lookup_double(memo, toks[j], &with_pairs[j]);
-        if (found < 0)
-            goto done;
-        if (found == 0) { /* not memoised yet: the Python path computes it */
-            result = Py_NewRef(Py_None);
+        PyObject *text = PyUnicode_FromStringAndSize(token, (Py_ssize_t)length);
+        if (text == NULL || PyList_Append(missing, text) < 0) {
+            Py_XDECREF(text);
             goto done;
         }
+        Py_DECREF(text);
+    }
+    if (missing != NULL) {
+        result = Py_NewRef(missing);
+        goto done;
     }
     /* each token plus the pair it starts (0.0 when the model has no such pair) */
     for (Py_ssize_t j = 0; j + 1 < m; j++) {
-        double pair = 0.0;
-        PyObject *seconds = PyDict_GetItemWithError(pairs, toks[j]); /* borrowed */
-        if (seconds == NULL && PyErr_Occurred())
-            goto done;
-        if (seconds != NULL && lookup_double(seconds, toks[j + 1], &pair) < 0)
-            goto done;
+        Slot *slot = map_find(&self->pairs, pair_hash(hashes[j], hashes[j + 1]),
+                              s + spans[j].start, (size_t)spans[j].length,
+                              s + spans[j + 1].start, (size_t)spans[j + 1].length);
+        double pair = slot == NULL ? 0.0 : slot->value;
         with_pairs[j] = with_pairs[j] + pair;
     }
     if (m <= window) { /* sum() of Python 3.11: 0.0 plus each value, in order */
@@ -208,16 +458,36 @@ ascii_logit(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     result = PyFloat_FromDouble(bias + best);
 
 done:
-    if (toks != NULL) {
-        for (Py_ssize_t j = 0; j < m; j++)
-            Py_XDECREF(toks[j]);
-    }
-    PyMem_Free(toks);
+    Py_XDECREF(missing);
     PyMem_Free(with_pairs);
+    PyMem_Free(hashes);
     PyMem_Free(prefix);
     PyMem_Free(spans);
     return result;
 }
+
+static PyMethodDef table_methods[] = {
+    {"logit", (PyCFunction)(void (*)(void))table_logit, METH_FASTCALL,
+     "logit(norm, bias, window, stride, head, tail): the logit of an ASCII text, or the "
+     "list of its tokens not added yet."},
+    {"add", (PyCFunction)(void (*)(void))table_add, METH_FASTCALL,
+     "add(token, contribution): a token's contribution."},
+    {"clear", (PyCFunction)table_clear, METH_NOARGS, "Forget every token (not the pairs)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PySequenceMethods table_sequence = {.sq_length = (lenfunc)table_length};
+
+static PyTypeObject TableType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "monitor.scoring.injection._kernel.Table",
+    .tp_basicsize = sizeof(Table),
+    .tp_dealloc = (destructor)table_dealloc,
+    .tp_as_sequence = &table_sequence,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Table(pairs): one model's token contributions and pair weights, by bytes.",
+    .tp_methods = table_methods,
+    .tp_new = table_new,
+};
 
 /* ascii_words(text) -> set[str]: evidence.tokens_of() of one ASCII text, the runs of
  * [A-Za-z0-9_'] and, of those with a quote, the run without its leading and trailing
@@ -266,19 +536,30 @@ ascii_words(PyObject *module, PyObject *text)
 }
 
 static PyMethodDef methods[] = {
-    {"ascii_logit", (PyCFunction)(void (*)(void))ascii_logit, METH_FASTCALL,
-     "The injection model's logit of an ASCII text; None when a token is not memoised."},
     {"ascii_words", ascii_words, METH_O, "evidence.tokens_of() of one ASCII text."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef kernel_module = {
-    PyModuleDef_HEAD_INIT, "_kernel", "The injection detector's hot loops, in C.", -1, methods,
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_kernel",
+    .m_doc = "The injection detector's hot loops, in C.",
+    .m_size = -1,
+    .m_methods = methods,
 };
 
 PyMODINIT_FUNC
 PyInit__kernel(void)
 {
     init_classes();
-    return PyModule_Create(&kernel_module);
+    if (PyType_Ready(&TableType) < 0)
+        return NULL;
+    PyObject *module = PyModule_Create(&kernel_module);
+    if (module == NULL)
+        return NULL;
+    if (PyModule_AddObjectRef(module, "Table", (PyObject *)&TableType) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
 }

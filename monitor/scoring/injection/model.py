@@ -25,14 +25,15 @@ shared weights lost query attacks out of fold (0.887 to 0.858 blocked at 1 % ben
 giving queries copies of their own too lost more (0.889 to 0.832, before dev3), so
 queries keep a model of their own, fitted without copies.
 
-Scoring is dictionary look-ups: a token's contribution (its word and character pieces) is
-kept in a bounded memo per model, so a word is decomposed once per process, and each
-position costs one memo look-up and one look-up of its (token, next token) pair. For an
-ASCII text whose tokens are all memoised, the C function ``ascii_logit`` of ``_kernel.c``
-(built with the package; optional) does the tokenising, look-ups and sums: the same
-doubles added in the same order, so the same logit as :func:`python_logit`, the Python
-path, which runs otherwise (and fills the memo). The sums are plain sequential additions
-(``reduce``; Python 3.11's ``sum`` of floats adds the same way, later versions compensate).
+Scoring is look-ups: a token's contribution (its word and character pieces) is kept in a
+bounded memo per model, so a word is decomposed once per process, and each position costs
+one memo look-up and one look-up of its (token, next token) pair. An ASCII text is scored
+by the model's ``Table`` of ``_kernel.c`` (built with the package; optional): the same
+tokens, contributions (computed here, once per token, and handed to the table) and pair
+weights, added in the same order, so the same logit as :func:`python_logit`, the Python
+path, which runs for other text and without the kernel. The sums are plain sequential
+additions (``reduce``; Python 3.11's ``sum`` of floats adds the same way; later versions
+compensate).
 
 :func:`direct_score` and :func:`indirect_score` combine the model's logit with the pattern
 score (:mod:`.evidence`, :mod:`.indirect`) by a logistic fit on out-of-fold predictions
@@ -62,7 +63,7 @@ from functools import cache, reduce
 from importlib import resources
 from itertools import accumulate, pairwise, repeat
 from operator import add
-from typing import cast
+from typing import Any, cast
 
 from monitor.scoring.injection.kernel import KERNEL
 
@@ -147,8 +148,9 @@ class Model:
     pairs: tuple[dict[tuple[str, str], float], dict[tuple[str, str], float]]
     """The pair features' weights by (first, second) token, of the query model and of the
     chunk model (``b:first second`` and ``k:b:first second`` in ``weights``)."""
-    pairs_by_first: tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]]
-    """The same weights by first token, then second (for ``ascii_logit``)."""
+    tables: tuple[Any, Any] | None
+    """The query model's and the chunk model's ``_kernel.Table`` (its pair weights, and the
+    token contributions computed so far), None without the kernel."""
     direct: tuple[float, float, float, float, float]
     """(model coefficient, pattern coefficient, intercept, raw threshold, the pattern score
     that blocks by itself): together, they block 1 % of the benign development texts."""
@@ -170,15 +172,14 @@ def load() -> Model:
         indirect = tuple(float(v) for v in data["indirect"])
     weights = dict(zip(names, values, strict=True))
     pairs: tuple[dict[tuple[str, str], float], dict[tuple[str, str], float]] = ({}, {})
-    by_first: tuple[dict[str, dict[str, float]], dict[str, dict[str, float]]] = ({}, {})
     for name, value in weights.items():
         chunk = name.startswith(CHUNK)
         feature = name.removeprefix(CHUNK)
         if feature.startswith("b:"):
             first, second = feature[2:].split(" ", 1)
             pairs[chunk][first, second] = value
-            by_first[chunk].setdefault(first, {})[second] = value
-    return Model(weights, bias, chunk_bias, pairs, by_first, direct, indirect)  # type: ignore[arg-type]
+    tables = None if KERNEL is None else (KERNEL.Table(pairs[0]), KERNEL.Table(pairs[1]))
+    return Model(weights, bias, chunk_bias, pairs, tables, direct, indirect)  # type: ignore[arg-type]
 
 
 _memos: tuple[dict[str, float], dict[str, float]] = ({}, {})  # queries, chunks
@@ -201,21 +202,21 @@ def logit(norm: str, model: Model | None = None, *, chunk: bool = False) -> floa
     """The model's logit for a normalised text (a retrieved chunk's with ``chunk``): its
     highest window's."""
     model = load() if model is None else model
-    if KERNEL is not None and norm.isascii():
-        bias = model.chunk_bias if chunk else model.bias
-        found = KERNEL.ascii_logit(
-            norm,
-            _memos[chunk],
-            model.pairs_by_first[chunk],
-            bias,
-            WINDOW_TOKENS,
-            STRIDE_TOKENS,
-            HEAD_TOKENS,
-            TAIL_TOKENS,
-        )
-        if found is not None:
+    if model.tables is None or not norm.isascii():
+        return python_logit(norm, model, chunk=chunk)
+    table = model.tables[chunk]
+    bias = model.chunk_bias if chunk else model.bias
+    while True:
+        found = table.logit(norm, bias, WINDOW_TOKENS, STRIDE_TOKENS, HEAD_TOKENS, TAIL_TOKENS)
+        if isinstance(found, float):
             return found
-    return python_logit(norm, model, chunk=chunk)
+        # tokens it has not seen: their contributions, computed here (the next call finds
+        # them all: a text has at most HEAD_TOKENS + TAIL_TOKENS tokens)
+        if len(table) + len(found) > _MEMO_MAX:
+            table.clear()
+        for token in dict.fromkeys(found):
+            known = _memos[chunk].get(token)
+            table.add(token, _contribution(token, model.weights, chunk) if known is None else known)
 
 
 def python_logit(norm: str, model: Model, *, chunk: bool = False) -> float:
