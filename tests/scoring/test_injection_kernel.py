@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from bench.realtext import RealTextEvents
 from monitor.pipeline import decode_event
-from monitor.scoring.injection import model
+from monitor.scoring.injection import model, normalisation
 from monitor.scoring.injection.evidence import python_words, tokens_of
 from monitor.scoring.injection.kernel import KERNEL
 from monitor.scoring.injection.model import load, logit, model_text, python_logit
@@ -127,3 +127,25 @@ def test_words_strip_quotes_as_python_does() -> None:
     text = "it's 'quoted' ''' don't x_y a-b '"
     assert tokens_of((text,)) == python_words(text)
     assert {"", "quoted", "'quoted'", "it's", "x_y"} <= tokens_of((text,))
+
+
+_SPACING = st.lists(st.sampled_from([*"aZ9_ .-*+/|~,!x\t", "ab"]), max_size=30).map("".join)
+
+
+@hyp_settings(max_examples=1000, deadline=None)
+@given(_SPACING)
+def test_spaced_run_is_the_spacing_pattern(text: str) -> None:
+    assert KERNEL is not None
+    assert KERNEL.spaced_run(text) == bool(normalisation._SPACED.search(text.lower()))
+
+
+def test_spaced_runs_with_underscores() -> None:
+    """ "_" is a word character and a separator at once (both in one run, too)."""
+    assert KERNEL is not None
+    for text, found in [
+        (" __a_b_c ", True),
+        ("a_b_c_d", True),
+        ("__init__", False),
+        ("a.b.cd", False),
+    ]:
+        assert KERNEL.spaced_run(text) == found == bool(normalisation._SPACED.search(text))

@@ -1,10 +1,11 @@
-/* The injection detector's two hot loops over ASCII text, in C, with the same results as
+/* The injection detector's hot loops over ASCII text, in C, with the same results as
  * their Python versions (which run when this module was not built, and for other text):
  *
  * - Table.logit: the model's logit, model.python_logit(): the same tokens, the same
  *   contributions and pair weights (doubles computed in Python, kept here by the bytes of
  *   their tokens), added in the same order, so the same double (see model.py);
- * - ascii_words: the words evidence.tokens_of() finds (below).
+ * - ascii_words: the words evidence.tokens_of() finds (below);
+ * - spaced_run: whether normalisation._SPACED can make a letter-spacing copy (below).
  *
  * Table(pairs)            pairs: {(first token, second token): weight} of one model
  * table.add(token, value) a token's contribution (computed by model.py)
@@ -27,6 +28,7 @@ enum { SKIP = 0, WORD = 1, PUNCT = 2 };
 
 static unsigned char char_class[128];
 static unsigned char word_or_quote[128];
+static unsigned char is_separator[128]; /* the letter-spacing separators " .-_*+/|~," */
 
 static void
 init_classes(void)
@@ -38,6 +40,7 @@ init_classes(void)
                     (c >= 0x1c && c <= 0x1f);
         char_class[c] = word ? WORD : (space ? SKIP : PUNCT);
         word_or_quote[c] = word || c == '\'';
+        is_separator[c] = c != 0 && strchr(" .-_*+/|~,", c) != NULL;
     }
 }
 
@@ -535,8 +538,39 @@ ascii_words(PyObject *module, PyObject *text)
     return out;
 }
 
+/* spaced_run(text) -> bool: whether normalisation._SPACED,
+ *     (?<!\w)\w(?:[ .\-_*+/|~,]\w){3,}(?!\w)
+ * matches the ASCII text (lower-casing changes no class): one-character words separated by
+ * one separator each, at least four, the first and the last not inside a longer word.
+ * Linear: a run that fails has pure separators only among its first three, so at most
+ * three later starts lie inside it. */
+static PyObject *
+spaced_run(PyObject *module, PyObject *text)
+{
+    (void)module;
+    Py_ssize_t n;
+    const char *s = ascii_bytes(text, &n);
+    if (s == NULL)
+        return NULL;
+#define WORD_AT(k) (char_class[(unsigned char)s[k]] == WORD)
+    for (Py_ssize_t p = 0; p < n; p++) {
+        if (!WORD_AT(p) || (p > 0 && WORD_AT(p - 1)))
+            continue;
+        Py_ssize_t k = 0, i = p + 1;
+        while (i + 1 < n && is_separator[(unsigned char)s[i]] && WORD_AT(i + 1)) {
+            k++;
+            i += 2;
+            if (k >= 3 && (i == n || !WORD_AT(i)))
+                Py_RETURN_TRUE;
+        }
+    }
+#undef WORD_AT
+    Py_RETURN_FALSE;
+}
+
 static PyMethodDef methods[] = {
     {"ascii_words", ascii_words, METH_O, "evidence.tokens_of() of one ASCII text."},
+    {"spaced_run", spaced_run, METH_O, "Whether normalisation._SPACED matches the ASCII text."},
     {NULL, NULL, 0, NULL},
 };
 

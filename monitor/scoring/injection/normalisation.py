@@ -34,6 +34,8 @@ import unicodedata
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from monitor.scoring.injection.kernel import KERNEL
+
 __all__ = [
     "Copies",
     "copies",
@@ -241,6 +243,8 @@ def _spacing_copy(text: str) -> tuple[str, list[str]] | None:
     """Letter spacing undone, on the lower-cased text before whitespace is collapsed, and
     the squashed runs."""
     if text.isascii():
+        if KERNEL is not None and not KERNEL.spaced_run(text):
+            return None  # the same answer as the search below, in C
         low = text.lower()
     else:
         low = unicodedata.normalize("NFKC", text.translate(_SPECIAL)).casefold()
@@ -367,7 +371,9 @@ def plain_bytes(text: str) -> tuple[bytes, bytes] | None:
         return None  # copies() adds the decoded text
     spacing = raw.translate(_SPACING_MAP)
     underscore = b"_" in raw  # a word character and a separator: ask the full check
-    if underscore or (b"wswswsw" in spacing and _SPACED_CLASSES.search(spacing)):
+    if (underscore or (b"wswswsw" in spacing and _SPACED_CLASSES.search(spacing))) and (
+        KERNEL is None or KERNEL.spaced_run(text)  # else _spacing_copy() makes no copy
+    ):
         norm = " ".join(text.lower().split())
         if _maybe_spaced(text, norm) and _spacing_copy(text) is not None:
             return None
