@@ -1409,3 +1409,20 @@ if __name__ == "__main__":  # pragma: no cover - a maintenance tool
         print(f"wrote {target}; run ruff format on it")
     else:
         print("usage: python tests/scoring/test_injection.py --write-starts")
+
+
+_DISCUSSION_PIECES = st.sampled_from(
+    [
+        "attacker", "attackers", "malicious", "prompt injection", "injections", "attacks",
+        "injection attack", "jailbreak attempts", "phishing", "such emails", "such as",
+        "report it", "report them", "reports", "never follow", "be careful", "social",
+        "engineering", "scam", "scams", "scampi", "such", "report", " ", " ", ".", "x",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_DISCUSSION_PIECES, max_size=12).map("".join))
+def test_discussion_literals_are_a_prefilter_of_the_pattern(text: str) -> None:
+    """The literals checked first never hide a match of the discussion pattern."""
+    assert indirect.discusses_attacks(text) == bool(indirect._DISCUSSION.search(text))

@@ -53,6 +53,7 @@ __all__ = [
     "RULES",
     "chunk_evidence",
     "chunk_pattern_score",
+    "discusses_attacks",
     "score_indirect",
 ]
 
@@ -148,11 +149,42 @@ _DISCUSSION = re.compile(
     r"|phishing|such (?:emails|messages|texts|prompts|requests)|report (?:it|them|such)"
     r"|never follow|be careful|social engineering|scam)\b"
 )
+# every match of _DISCUSSION holds one of these (a text without any cannot match; the
+# search itself is slow on long documents)
+_DISCUSSION_LITERALS = (
+    "attacker",
+    "malicious",
+    "prompt injection",
+    "injection attack",
+    "jailbreak attempt",
+    "phishing",
+    "such emails",
+    "such messages",
+    "such texts",
+    "such prompts",
+    "such requests",
+    "report it",
+    "report them",
+    "report such",
+    "never follow",
+    "be careful",
+    "social engineering",
+    "scam",
+)
+
+
+def discusses_attacks(norm: str) -> bool:
+    """Whether a normalised document discusses attacks (security awareness pages).
+
+    >>> discusses_attacks("report such messages to security"), discusses_attacks("scampi")
+    (True, False)
+    """
+    return any(map(norm.__contains__, _DISCUSSION_LITERALS)) and bool(_DISCUSSION.search(norm))
 
 
 def _damp_discussion(evidence: Evidence, norm: str) -> None:
     """Documents that discuss attacks (security awareness pages) quote them: count less."""
-    if _DISCUSSION.search(norm):
+    if discusses_attacks(norm):
         for name, (cat, w) in list(evidence.items()):
             evidence[name] = (cat, w * 0.4)
 
@@ -196,7 +228,7 @@ def _chunk_score(text: str) -> tuple[float, tuple[str, ...]]:
         text = f"{text[:SCAN_HEAD]}\n{text[-SCAN_TAIL:]}"
     norm = model_text(text)
     score = indirect_score(norm, pattern) if norm.strip() else 0.0
-    if score > pattern and _DISCUSSION.search(norm):
+    if score > pattern and discusses_attacks(norm):
         score = max(pattern, round(score * 0.4, 6))  # quoting attacks, as for the patterns
     return score, tuple(cats)
 
