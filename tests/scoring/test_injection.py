@@ -49,6 +49,7 @@ from monitor.scoring.injection import (
     anchors,
     catalogue,
     indirect,
+    normalisation,
     normalise,
     score_indirect,
     score_injection,
@@ -384,6 +385,40 @@ def test_normalise_reads_typeset_prose_as_the_full_path_does(text: str) -> None:
     same text as NFKC, the special characters' table and casefolding."""
     full = unicodedata.normalize("NFKC", text.translate(_SPECIAL)).translate(_SPECIAL)
     assert normalise(text) == " ".join(full.casefold().split())
+
+
+_SPACED_PROSE = st.sampled_from([*"aZ9 ._-,*|\u00e9\u0410", *_TYPESET, "ab", " i g"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_SPACED_PROSE, max_size=30).map("".join))
+def test_letter_spacing_copy_of_typeset_prose_is_the_full_paths(text: str) -> None:
+    """Typeset prose is read in ASCII (and checked in C) before the spacing copy is made:
+    the same copy as from NFKC, the special characters' table and casefolding."""
+    low = unicodedata.normalize("NFKC", text.translate(_SPECIAL)).casefold()
+    if not normalisation._SPACED.search(low):
+        assert normalisation._spacing_copy(text) is None
+        return
+    runs: list[str] = []
+
+    def squash(m: re.Match[str]) -> str:
+        runs.append(normalisation._unspace(m))
+        return runs[-1]
+
+    copy = " ".join(normalisation._SPACED.sub(squash, low).split())
+    assert normalisation._spacing_copy(text) == (copy, runs)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.sampled_from([*"aZ9+/=", "\u00e9", "\u2019", " ", "x" * 14]), max_size=12).map(
+        "".join
+    )
+)
+def test_base64_precheck_is_the_pattern(text: str) -> None:
+    """The pre-check of the decoded copies: a run of 16 base64 characters, beyond-ASCII
+    characters breaking it as in the pattern."""
+    assert normalisation._maybe_b64(text) == bool(normalisation._B64.search(text))
 
 
 # ------------------------------------------------------------------ the result

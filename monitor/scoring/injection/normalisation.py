@@ -242,6 +242,8 @@ def _maybe_spaced(text: str, norm: str) -> bool:
 def _spacing_copy(text: str) -> tuple[str, list[str]] | None:
     """Letter spacing undone, on the lower-cased text before whitespace is collapsed, and
     the squashed runs."""
+    if not text.isascii():  # typeset prose: the same lower-cased text, faster
+        text = typeset_as_ascii(text) or text
     if text.isascii():
         if KERNEL is not None and not KERNEL.spaced_run(text):
             return None  # the same answer as the search below, in C
@@ -270,8 +272,9 @@ def _maybe_leet(base: str) -> bool:
 
 
 def _maybe_b64(text: str) -> bool:
-    """Whether the text may have a run of 16 base64 characters."""
-    return not text.isascii() or b"b" * 16 in text.encode().translate(_B64_MAP)
+    """Whether the text may have a run of 16 base64 characters (all ASCII: a character
+    beyond ASCII is encoded as bytes that break a run, as it breaks a match of _B64)."""
+    return b"b" * 16 in text.encode("utf-8", "surrogatepass").translate(_B64_MAP)
 
 
 def _decoded_blobs(text: str) -> list[str]:
@@ -419,7 +422,7 @@ def copies(text: str, norm: str, words: Iterable[str]) -> Copies:
     if sum(map(base.count, "-_.*")) >= 3 and len(_HYPHENATED.findall(base)) >= 3:
         base = _HYPHENATED.sub("", base)
         variants.append(base)
-    if not text.isascii() and _MIXED_SCRIPT.search(base):
+    if not base.isascii() and _MIXED_SCRIPT.search(base):  # (it needs Greek or Cyrillic)
         base = base.translate(_HOMOGLYPHS)
         variants.append(base)
     if _maybe_leet(base) and _LEET_TRIGGER.search(base):
