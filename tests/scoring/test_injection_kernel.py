@@ -149,3 +149,30 @@ def test_spaced_runs_with_underscores() -> None:
         ("a.b.cd", False),
     ]:
         assert KERNEL.spaced_run(text) == found == bool(normalisation._SPACED.search(text))
+
+
+_COPIES = st.lists(
+    st.sampled_from(
+        [*"aZ9_ .-*+/|~,!x\n\t013457@$=", "rot13", "revers", "backward", "rot 13", "ab", "QUJD" * 4]
+    ),
+    max_size=16,
+).map("".join)
+
+
+@hyp_settings(max_examples=1000, deadline=None)
+@given(_COPIES)
+def test_copies_skipped_by_the_kernel_are_none(text: str) -> None:
+    """When the kernel finds no trigger, copies() makes no copy (the full path agrees)."""
+    norm = normalisation.normalise(text)
+    words = python_words(norm)
+    fast = normalisation.copies(text, norm, words)
+    kernel = normalisation.KERNEL
+    try:
+        normalisation.KERNEL = None  # type: ignore[assignment]
+        full = normalisation.copies(text, norm, words)
+    finally:
+        normalisation.KERNEL = kernel
+    assert fast == full
+    assert kernel is not None
+    if not kernel.copy_triggers(text, norm):
+        assert full == ([norm], [], [])

@@ -5,7 +5,8 @@
  *   contributions and pair weights (doubles computed in Python, kept here by the bytes of
  *   their tokens), added in the same order, so the same double (see model.py);
  * - ascii_words: the words evidence.tokens_of() finds (below);
- * - spaced_run: whether normalisation._SPACED can make a letter-spacing copy (below).
+ * - spaced_run: whether normalisation._SPACED can make a letter-spacing copy (below);
+ * - copy_triggers: whether normalisation.copies() may make any copy (below).
  *
  * Table(pairs)            pairs: {(first token, second token): weight} of one model
  * table.add(token, value) a token's contribution (computed by model.py)
@@ -29,6 +30,8 @@ enum { SKIP = 0, WORD = 1, PUNCT = 2 };
 static unsigned char char_class[128];
 static unsigned char word_or_quote[128];
 static unsigned char is_separator[128]; /* the letter-spacing separators " .-_*+/|~," */
+static unsigned char leet_char[128];    /* read as letters by the l33t copy: "013457@$" */
+static unsigned char b64_char[128];     /* base64: [A-Za-z0-9+/] */
 
 static void
 init_classes(void)
@@ -41,6 +44,8 @@ init_classes(void)
         char_class[c] = word ? WORD : (space ? SKIP : PUNCT);
         word_or_quote[c] = word || c == '\'';
         is_separator[c] = c != 0 && strchr(" .-_*+/|~,", c) != NULL;
+        leet_char[c] = c != 0 && strchr("013457@$", c) != NULL;
+        b64_char[c] = (word && c != '_') || c == '+' || c == '/';
     }
 }
 
@@ -538,20 +543,15 @@ ascii_words(PyObject *module, PyObject *text)
     return out;
 }
 
-/* spaced_run(text) -> bool: whether normalisation._SPACED,
+/* Whether normalisation._SPACED,
  *     (?<!\w)\w(?:[ .\-_*+/|~,]\w){3,}(?!\w)
- * matches the ASCII text (lower-casing changes no class): one-character words separated by
- * one separator each, at least four, the first and the last not inside a longer word.
- * Linear: a run that fails has pure separators only among its first three, so at most
- * three later starts lie inside it. */
-static PyObject *
-spaced_run(PyObject *module, PyObject *text)
+ * matches the ASCII text s[0:n] (lower-casing changes no class): one-character words
+ * separated by one separator each, at least four, the first and the last not inside a
+ * longer word. Linear: a run that fails has pure separators only among its first three, so
+ * at most three later starts lie inside it. */
+static int
+has_spaced_run(const char *s, Py_ssize_t n)
 {
-    (void)module;
-    Py_ssize_t n;
-    const char *s = ascii_bytes(text, &n);
-    if (s == NULL)
-        return NULL;
 #define WORD_AT(k) (char_class[(unsigned char)s[k]] == WORD)
     for (Py_ssize_t p = 0; p < n; p++) {
         if (!WORD_AT(p) || (p > 0 && WORD_AT(p - 1)))
@@ -561,16 +561,90 @@ spaced_run(PyObject *module, PyObject *text)
             k++;
             i += 2;
             if (k >= 3 && (i == n || !WORD_AT(i)))
-                Py_RETURN_TRUE;
+                return 1;
         }
     }
 #undef WORD_AT
+    return 0;
+}
+
+static PyObject *
+spaced_run(PyObject *module, PyObject *text)
+{
+    (void)module;
+    Py_ssize_t n;
+    const char *s = ascii_bytes(text, &n);
+    if (s == NULL)
+        return NULL;
+    return PyBool_FromLong(has_spaced_run(s, n));
+}
+
+static int
+contains(const char *s, Py_ssize_t n, const char *needle)
+{
+    size_t m = strlen(needle);
+    for (Py_ssize_t i = 0; i + (Py_ssize_t)m <= n; i++) {
+        if (s[i] == needle[0] && memcmp(s + i, needle, m) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* copy_triggers(text, norm) -> bool: whether normalisation.copies() may make a copy of the
+ * ASCII text beyond ``norm`` (normalise(text)); False: it makes none, exactly. A copy needs
+ * one of: a line break in the text; a letter-spaced run (spaced_run); three separators
+ * between lower-case letters in norm (_HYPHENATED); a letter next to a l33t character in
+ * norm (_maybe_leet); a run of 16 base64 characters in the text (_maybe_b64); "rot13",
+ * "rot-13", "rot 13", "revers" or "backward" in norm. */
+static PyObject *
+copy_triggers(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "copy_triggers() takes the text and its normal form");
+        return NULL;
+    }
+    Py_ssize_t n, m;
+    const char *text = ascii_bytes(args[0], &n);
+    const char *norm = text == NULL ? NULL : ascii_bytes(args[1], &m);
+    if (norm == NULL)
+        return NULL;
+    if (memchr(text, '\n', (size_t)n) != NULL || has_spaced_run(text, n))
+        Py_RETURN_TRUE;
+    Py_ssize_t run = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        run = b64_char[(unsigned char)text[i]] ? run + 1 : 0;
+        if (run >= 16)
+            Py_RETURN_TRUE;
+    }
+    int hyphens = 0;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        unsigned char c = (unsigned char)norm[i];
+        int lower = c >= 'a' && c <= 'z';
+        if (i + 1 < m) {
+            unsigned char next = (unsigned char)norm[i + 1];
+            int next_lower = next >= 'a' && next <= 'z';
+            if ((lower && leet_char[next]) || (leet_char[c] && next_lower))
+                Py_RETURN_TRUE;
+            int separator = c == '-' || c == '_' || c == '.' || c == '*';
+            if (separator && next_lower && i > 0 && norm[i - 1] >= 'a' && norm[i - 1] <= 'z' &&
+                ++hyphens >= 3)
+                Py_RETURN_TRUE;
+        }
+    }
+    static const char *const words[] = {"rot13", "rot-13", "rot 13", "revers", "backward"};
+    for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); w++) {
+        if (contains(norm, m, words[w]))
+            Py_RETURN_TRUE;
+    }
     Py_RETURN_FALSE;
 }
 
 static PyMethodDef methods[] = {
     {"ascii_words", ascii_words, METH_O, "evidence.tokens_of() of one ASCII text."},
     {"spaced_run", spaced_run, METH_O, "Whether normalisation._SPACED matches the ASCII text."},
+    {"copy_triggers", (PyCFunction)(void (*)(void))copy_triggers, METH_FASTCALL,
+     "Whether normalisation.copies() may copy the ASCII text beyond its normal form."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -408,6 +408,8 @@ class Copies(NamedTuple):
 def copies(text: str, norm: str, words: Iterable[str]) -> Copies:
     """The copies of ``text`` (normalised: ``norm``; its words: ``words``)."""
     plain = [norm]
+    if KERNEL is not None and text.isascii() and not KERNEL.copy_triggers(text, norm):
+        return Copies(plain, [], [])  # nothing below can make a copy (checked in C)
     if "\n" in text:  # line starts matter for role labels ("\nSYSTEM: ...")
         lines = "\n".join(line for line in normalise_lines(text) if line)
         if lines != norm:
