@@ -63,9 +63,12 @@ from functools import cache, reduce
 from importlib import resources
 from itertools import accumulate, pairwise, repeat
 from operator import add
-from typing import Any, cast
+from typing import TYPE_CHECKING, cast
 
 from monitor.scoring.injection.kernel import KERNEL
+
+if TYPE_CHECKING:
+    from monitor.scoring.injection._kernel import Table
 
 __all__ = [
     "HEAD_TOKENS",
@@ -148,7 +151,7 @@ class Model:
     pairs: tuple[dict[tuple[str, str], float], dict[tuple[str, str], float]]
     """The pair features' weights by (first, second) token, of the query model and of the
     chunk model (``b:first second`` and ``k:b:first second`` in ``weights``)."""
-    tables: tuple[Any, Any] | None
+    tables: tuple[Table, Table] | None
     """The query model's and the chunk model's ``_kernel.Table`` (its pair weights, and the
     token contributions computed so far), None without the kernel."""
     direct: tuple[float, float, float, float, float]
