@@ -504,12 +504,10 @@ static PyObject *
 ascii_words(PyObject *module, PyObject *text)
 {
     (void)module;
-    if (!PyUnicode_Check(text) || !PyUnicode_IS_ASCII(text)) {
-        PyErr_SetString(PyExc_TypeError, "ascii_words() needs an ASCII str");
+    Py_ssize_t n, i = 0;
+    const unsigned char *s = (const unsigned char *)ascii_bytes(text, &n);
+    if (s == NULL)
         return NULL;
-    }
-    const unsigned char *s = PyUnicode_1BYTE_DATA(text);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
     PyObject *out = PySet_New(NULL);
     if (out == NULL)
         return NULL;
