@@ -73,6 +73,11 @@ from monitor.events.scored_event import ContextQuality
 from monitor.scoring.chunk_cache import PairFacts, chunk_cache
 from monitor.scoring.grounding import TextAnalysis, analyse
 
+try:  # the pair loop of the TF-IDF redundancy in C (setup.py; same result as _cosine_total)
+    from monitor.scoring import _tfidf as _TFIDF
+except ImportError:  # pragma: no cover - built wherever the tests run
+    _TFIDF = None  # type: ignore[assignment]
+
 __all__ = [
     "MAX_COMPARED",
     "fact_dispersion",
@@ -168,7 +173,8 @@ def _redundancy_tfidf(analyses: Sequence[TextAnalysis], facts: list[PairFacts]) 
     # share idf = row[1], so |a|^2 = row[1]^2 * sum_t tf_a^2 + sum over a's terms with df > 1
     # of tf_a^2 (idf_t^2 - row[1]^2): only terms shared by two chunks are visited one by one.
     # A term in df chunks is in df (df - 1) / 2 pair intersections, which gives its df. The
-    # pairs' common terms and count products come with the pair facts; sums run as map()s.
+    # pairs' common terms and count products come with the pair facts. The norms and the
+    # cosines run in C (_tfidf.c) or, without it, in _norm and _cosine_total.
     n = len(analyses)
     if n < 2:
         return 0.0
@@ -185,24 +191,49 @@ def _redundancy_tfidf(analyses: Sequence[TextAnalysis], facts: list[PairFacts]) 
     single = row[1] * row[1]
     in_pairs = Counter(chain.from_iterable([f[2] for f in found]))
     idf2 = dict(zip(in_pairs, map(weights.__getitem__, in_pairs.values()), strict=True))
-    idf2_of = idf2.__getitem__
     norms = []
     for a in analyses:
-        extra = 0.0
-        shared = a.content_keys.intersection(idf2)
-        if shared:
-            # fsum is exactly rounded, so the set's iteration order (which follows the
-            # string hash seed of the process) cannot change the last digit
-            tfs = list(map(a.content_counts.__getitem__, shared))
-            excess = map(sub, map(idf2_of, shared), repeat(single))
-            extra = math.fsum(map(mul, map(mul, tfs, tfs), excess))
-        norms.append(math.sqrt(single * a.content_square_sum + extra))
+        keys, counts, square_sum = a.content_keys, a.content_counts, a.content_square_sum
+        norm = None if _TFIDF is None else _TFIDF.norm(keys, counts, square_sum, idf2, single)
+        norms.append(_norm(keys, counts, square_sum, idf2, single) if norm is None else norm)
+    total = None if _TFIDF is None else _TFIDF.cosine_total(found, idf2, norms)
+    if total is None:  # no kernel, or a value that is not finite: the loop it stands for
+        total = _cosine_total(found, idf2, norms)
+    return total / _pairs(n)
+
+
+def _norm(
+    keys: frozenset[str],
+    counts: Counter[str],
+    square_sum: int,
+    idf2: dict[str, float],
+    single: float,
+) -> float:
+    """A chunk's norm from the terms it shares with others (``_tfidf.norm`` in Python)."""
+    extra = 0.0
+    shared = keys.intersection(idf2)
+    if shared:
+        # fsum is exactly rounded, so the set's iteration order (which follows the
+        # string hash seed of the process) cannot change the last digit
+        tfs = list(map(counts.__getitem__, shared))
+        excess = map(sub, map(idf2.__getitem__, shared), repeat(single))
+        extra = math.fsum(map(mul, map(mul, tfs, tfs), excess))
+    return math.sqrt(single * square_sum + extra)
+
+
+def _cosine_total(
+    found: list[tuple[int, int, tuple[str, ...], tuple[int, ...]]],
+    idf2: dict[str, float],
+    norms: list[float],
+) -> float:
+    """The pairs' cosines added up in order (``_tfidf.cosine_total`` in Python)."""
+    idf2_of = idf2.__getitem__
     total = 0.0
     for i, j, terms, products in found:
         dot = math.fsum(map(mul, products, map(idf2_of, terms)))
         # min(): round-off can lift the cosine of identical vectors a hair above 1
         total += min(1.0, dot / (norms[i] * norms[j]))
-    return total / _pairs(n)
+    return total
 
 
 def _unique_token_ratio(analyses: Sequence[TextAnalysis]) -> float:
