@@ -2,9 +2,10 @@
 in Python, more slowly):
 
 - ``monitor/scoring/injection/_kernel.c``: the injection detector's hot loops;
-- ``monitor/scoring/_tfidf.c``: context quality's TF-IDF pair loop.
+- ``monitor/scoring/_tfidf.c``: context quality's TF-IDF norms and pair cosines;
+- ``monitor/scoring/_tokens.c``: the 003 scorers' tokens and word trigrams of ASCII text.
 
-Both are compiled without floating-point contraction: a fused multiply-add rounds
+All are compiled without floating-point contraction: a fused multiply-add rounds
 differently from Python's separate multiply and add. Everything else about the package is
 in ``pyproject.toml``.
 """
@@ -18,6 +19,12 @@ setup(
         Extension(
             "monitor.scoring.injection._kernel",
             ["monitor/scoring/injection/_kernel.c"],
+            extra_compile_args=_FLAGS,
+            optional=True,
+        ),
+        Extension(
+            "monitor.scoring._tokens",
+            ["monitor/scoring/_tokens.c"],
             extra_compile_args=_FLAGS,
             optional=True,
         ),

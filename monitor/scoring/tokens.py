@@ -19,7 +19,12 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["STOP_WORDS", "content_terms", "stem", "token_spans", "tokenize"]
+__all__ = ["STOP_WORDS", "content_terms", "stem", "token_spans", "tokenize", "trigram_set"]
+
+try:  # tokens and trigrams in C (_tokens.c, built by setup.py): the same lists and sets
+    from monitor.scoring import _tokens as _KERNEL
+except ImportError:  # pragma: no cover - built wherever the tests run
+    _KERNEL = None  # type: ignore[assignment]
 
 _TOKEN = re.compile(r"[^\W_]+(?:[.,'’-][^\W_]+)*")
 
@@ -41,8 +46,16 @@ def tokenize(text: str) -> list[str]:
     No token holds whitespace, so the text is split at whitespace first and only pieces
     with a character other than a letter or digit go through the regex (``str.isalnum``
     is the regex's ``[^\\W_]``); about half the words of prose are such pieces, and the
-    split is several times faster than the scan.
+    split is several times faster than the scan. Text whose characters beyond ASCII are
+    all separators that lower-casing keeps (ASCII, and typeset prose) is tokenised in C
+    instead, in one pass (``_tokens.tokens``, when built; None for other text).
     """
+    found = None if _KERNEL is None else _KERNEL.tokens(text)
+    return python_tokens(text) if found is None else found
+
+
+def python_tokens(text: str) -> list[str]:
+    """:func:`tokenize` in Python."""
     out: list[str] = []
     append = out.append
     findall = _TOKEN.findall
@@ -52,6 +65,17 @@ def tokenize(text: str) -> list[str]:
         else:
             out += findall(piece)
     return out
+
+
+def trigram_set(tokens: list[str]) -> frozenset[str]:
+    """The word trigrams of ``tokens``, each its three tokens joined by spaces.
+
+    >>> sorted(trigram_set(["a", "b", "c", "d"]))
+    ['a b c', 'b c d']
+    """
+    if _KERNEL is not None:
+        return _KERNEL.trigrams(tokens)
+    return frozenset(map(" ".join, zip(tokens, tokens[1:], tokens[2:], strict=False)))
 
 
 def token_spans(text: str) -> list[tuple[int, int]]:

@@ -20,7 +20,7 @@ from monitor.scoring.grounding.numbers import (
     with_percent_words,
 )
 from monitor.scoring.grounding.terms import clear_term_memos, content_terms_of, terms_of
-from monitor.scoring.tokens import tokenize
+from monitor.scoring.tokens import tokenize, trigram_set
 
 __all__ = ["TextAnalysis", "analyse", "clear_caches"]
 
@@ -243,8 +243,7 @@ class TextAnalysis:
         (no token holds a space; strings, unlike tuples, are not tracked by the garbage
         collector, which made the set three times slower to build among many objects)."""
         if self._trigrams is None:
-            t = self.tokens
-            self._trigrams = frozenset(map(" ".join, zip(t, t[1:], t[2:], strict=False)))
+            self._trigrams = trigram_set(self.tokens)
         return self._trigrams
 
 
