@@ -6,11 +6,14 @@
  *   of . , ' - ’ while another run follows. Texts whose characters beyond ASCII are all
  *   separators that lower-casing keeps (typeset quotes, dashes, ellipses, ...: real prose)
  *   are read here; for any other text it returns None and Python tokenises it;
- * - trigrams(tokens): frozenset(map(" ".join, zip(t, t[1:], t[2:]))).
+ * - trigrams(tokens): frozenset(map(" ".join, zip(t, t[1:], t[2:])));
+ * - trigram_keys(tokens) and trigram_overlap(...): len(trigrams(a) & trigrams(b)) from
+ *   compact sorted records instead of sets of strings (see Gram).
  *
  * Built by setup.py as monitor.scoring._tokens (optional: tokens.py falls back to Python). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 
 static unsigned char alnum[128];
 static unsigned char joiner[128]; /* . , ' - */
@@ -159,9 +162,180 @@ trigrams(PyObject *module, PyObject *tokens)
     return out;
 }
 
+/* Trigram keys: the distinct word trigrams of a token list as sorted 16-byte records
+ * (a 64-bit key mixed from the three tokens' str hashes, the position of the trigram's
+ * first token, padding), one record per distinct trigram. Two texts share a trigram when
+ * their records have equal keys and the three tokens are equal strings, which is checked:
+ * a collision of keys never counts, so the count is exact. */
+typedef struct {
+    uint64_t key;
+    uint32_t pos;
+    uint32_t pad;
+} Gram;
+
+static int
+gram_order(const void *x, const void *y)
+{
+    const Gram *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Whether the trigrams at ta[i] and tb[j] are the same strings: 1, 0, or -1 (error). */
+static int
+same_gram(PyObject *ta, Py_ssize_t i, PyObject *tb, Py_ssize_t j)
+{
+    for (int k = 0; k < 3; k++) {
+        int eq = PyObject_RichCompareBool(PyList_GET_ITEM(ta, i + k), PyList_GET_ITEM(tb, j + k),
+                                          Py_EQ);
+        if (eq <= 0)
+            return eq;
+    }
+    return 1;
+}
+
+static int
+token_list(PyObject *tokens)
+{
+    if (!PyList_Check(tokens)) {
+        PyErr_SetString(PyExc_TypeError, "tokens must be a list of str");
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(tokens); k++) {
+        if (!PyUnicode_Check(PyList_GET_ITEM(tokens, k))) {
+            PyErr_SetString(PyExc_TypeError, "tokens must be a list of str");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* trigram_keys(tokens) -> bytes: the records of tokens' distinct trigrams (see Gram). */
+static PyObject *
+trigram_keys(PyObject *module, PyObject *tokens)
+{
+    (void)module;
+    if (token_list(tokens) < 0)
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(tokens), m = n > 2 ? n - 2 : 0;
+    if (n > (Py_ssize_t)UINT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "too many tokens");
+        return NULL;
+    }
+    Gram *grams = PyMem_Malloc((size_t)(m ? m : 1) * sizeof(Gram));
+    if (grams == NULL)
+        return PyErr_NoMemory();
+    for (Py_ssize_t k = 0; k < m; k++) {
+        uint64_t h[3];
+        for (int j = 0; j < 3; j++) {
+            Py_hash_t hash = PyObject_Hash(PyList_GET_ITEM(tokens, k + j));
+            if (hash == -1) {
+                PyMem_Free(grams);
+                return NULL;
+            }
+            h[j] = (uint64_t)hash;
+        }
+        uint64_t key = h[0] * 0x9E3779B97F4A7C15ULL;
+        key = (key ^ (key >> 29) ^ h[1]) * 0xBF58476D1CE4E5B9ULL;
+        key = (key ^ (key >> 32) ^ h[2]) * 0x94D049BB133111EBULL;
+        grams[k] = (Gram){.key = key ^ (key >> 31), .pos = (uint32_t)k, .pad = 0};
+    }
+    qsort(grams, (size_t)m, sizeof(Gram), gram_order);
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        /* a repeat of a trigram kept already (the kept records of this key precede it) */
+        int repeat = 0;
+        for (Py_ssize_t j = kept - 1; j >= 0 && grams[j].key == grams[k].key; j--) {
+            int same = same_gram(tokens, grams[j].pos, tokens, grams[k].pos);
+            if (same < 0) {
+                PyMem_Free(grams);
+                return NULL;
+            }
+            if (same) {
+                repeat = 1;
+                break;
+            }
+        }
+        if (!repeat)
+            grams[kept++] = grams[k];
+    }
+    PyObject *out = PyBytes_FromStringAndSize((const char *)grams, kept * (Py_ssize_t)sizeof(Gram));
+    PyMem_Free(grams);
+    return out;
+}
+
+static const Gram *
+grams_of(PyObject *keys, PyObject *tokens, Py_ssize_t *count)
+{
+    if (!PyBytes_Check(keys) || PyBytes_GET_SIZE(keys) % (Py_ssize_t)sizeof(Gram)) {
+        PyErr_SetString(PyExc_TypeError, "keys must be trigram_keys() bytes");
+        return NULL;
+    }
+    if (token_list(tokens) < 0)
+        return NULL;
+    const Gram *grams = (const Gram *)PyBytes_AS_STRING(keys);
+    *count = PyBytes_GET_SIZE(keys) / (Py_ssize_t)sizeof(Gram);
+    for (Py_ssize_t k = 0; k < *count; k++) {
+        if ((Py_ssize_t)grams[k].pos + 2 >= PyList_GET_SIZE(tokens)) {
+            PyErr_SetString(PyExc_ValueError, "keys do not belong to these tokens");
+            return NULL;
+        }
+    }
+    return grams;
+}
+
+/* trigram_overlap(keys_a, tokens_a, keys_b, tokens_b) -> int: how many distinct trigrams
+ * the two texts share (len(G(a) & G(b))). */
+static PyObject *
+trigram_overlap(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "trigram_overlap(keys_a, tokens_a, keys_b, tokens_b)");
+        return NULL;
+    }
+    Py_ssize_t na, nb;
+    const Gram *a = grams_of(args[0], args[1], &na);
+    const Gram *b = a == NULL ? NULL : grams_of(args[2], args[3], &nb);
+    if (b == NULL)
+        return NULL;
+    Py_ssize_t i = 0, j = 0, common = 0;
+    while (i < na && j < nb) {
+        if (a[i].key < b[j].key) {
+            i++;
+            continue;
+        }
+        if (b[j].key < a[i].key) {
+            j++;
+            continue;
+        }
+        uint64_t key = a[i].key;
+        Py_ssize_t j_end = j;
+        while (j_end < nb && b[j_end].key == key)
+            j_end++;
+        for (; i < na && a[i].key == key; i++) {
+            for (Py_ssize_t k = j; k < j_end; k++) {
+                int same = same_gram(args[1], a[i].pos, args[3], b[k].pos);
+                if (same < 0)
+                    return NULL;
+                if (same) {
+                    common++;
+                    break;
+                }
+            }
+        }
+        j = j_end;
+    }
+    return PyLong_FromSsize_t(common);
+}
+
 static PyMethodDef methods[] = {
     {"tokens", tokens, METH_O, "tokens.tokenize() of a text, or None (left to Python)."},
     {"trigrams", trigrams, METH_O, "The word trigrams of a list of tokens."},
+    {"trigram_keys", trigram_keys, METH_O, "The sorted records of a token list's trigrams."},
+    {"trigram_overlap", (PyCFunction)(void (*)(void))trigram_overlap, METH_FASTCALL,
+     "How many distinct trigrams two texts share (keys and tokens of each)."},
     {NULL, NULL, 0, NULL},
 };
 

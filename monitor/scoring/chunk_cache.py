@@ -62,7 +62,9 @@ BYTES_PER_CHAR = 48
 computed (measured with ``tracemalloc`` on pydoc_data passages: trigrams 17, tokens 9,
 term sets 5, the rest of the analysis 4.5, lower-case form 1.3, ASCII proxy 0.6,
 indirect result 0.4); 48 leaves room. ``tests/scoring/test_chunk_cache.py`` checks
-the bound."""
+the bound. Where the compiled tokens kernel is built, context quality keeps the trigrams as
+sorted records instead (2.3 bytes per character, :func:`..tokens.trigram_keys`), so an
+entry holds about 23 bytes per character; the charge stays that of the Python path."""
 
 ENTRY_BYTES = 2_048
 """The fixed part: the entry, its dictionary slots and the small containers of an

@@ -19,7 +19,20 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["STOP_WORDS", "content_terms", "stem", "token_spans", "tokenize", "trigram_set"]
+__all__ = [
+    "GRAM_BYTES",
+    "STOP_WORDS",
+    "content_terms",
+    "shared_trigrams",
+    "stem",
+    "token_spans",
+    "tokenize",
+    "trigram_keys",
+    "trigram_set",
+]
+
+GRAM_BYTES = 16
+"""The size of one record of :func:`trigram_keys` (one distinct trigram)."""
 
 try:  # tokens and trigrams in C (_tokens.c, built by setup.py): the same lists and sets
     from monitor.scoring import _tokens as _KERNEL
@@ -76,6 +89,26 @@ def trigram_set(tokens: list[str]) -> frozenset[str]:
     if _KERNEL is not None:
         return _KERNEL.trigrams(tokens)
     return frozenset(map(" ".join, zip(tokens, tokens[1:], tokens[2:], strict=False)))
+
+
+def trigram_keys(tokens: list[str]) -> bytes | None:
+    """The distinct word trigrams of ``tokens`` as compact sorted records, ``GRAM_BYTES``
+    each (``_tokens.trigram_keys``: about 16 bytes per token against some 100 for the set
+    of strings); None without the kernel (use :func:`trigram_set`).
+
+    >>> keys = trigram_keys(["a", "b", "c", "a", "b", "c"])
+    >>> keys is None or len(keys) // GRAM_BYTES == len(trigram_set(["a", "b", "c", "a", "b", "c"]))
+    True
+    """
+    return None if _KERNEL is None else _KERNEL.trigram_keys(tokens)
+
+
+def shared_trigrams(keys_a: bytes, tokens_a: list[str], keys_b: bytes, tokens_b: list[str]) -> int:
+    """``len(trigram_set(tokens_a) & trigram_set(tokens_b))`` from the texts'
+    :func:`trigram_keys` (exact: records with equal keys count only when their tokens are
+    equal strings)."""
+    assert _KERNEL is not None, "trigram keys come from the kernel"
+    return _KERNEL.trigram_overlap(keys_a, tokens_a, keys_b, tokens_b)
 
 
 def token_spans(text: str) -> list[tuple[int, int]]:

@@ -41,6 +41,7 @@ def _filled(a: TextAnalysis) -> tuple[object, ...]:
         a.content_keys,
         a.content_square_sum,
         a.trigrams,
+        a.trigram_keys,
     )
 
 

@@ -9,7 +9,16 @@ from hypothesis import strategies as st
 
 from bench.realtext import RealTextEvents
 from monitor.scoring import tokens
-from monitor.scoring.tokens import python_tokens, tokenize, trigram_set
+from monitor.scoring.context_quality import redundancy_ngram
+from monitor.scoring.grounding.analysis import clear_caches
+from monitor.scoring.tokens import (
+    GRAM_BYTES,
+    python_tokens,
+    shared_trigrams,
+    tokenize,
+    trigram_keys,
+    trigram_set,
+)
 
 _KERNEL = tokens._KERNEL
 # token characters, joiners (ASCII and U+2019), separators (ASCII, typeset, no-break space,
@@ -79,3 +88,53 @@ def test_the_kernel_refuses_what_it_cannot_read() -> None:
         _KERNEL.trigrams(("a", "b", "c"))
     with pytest.raises(TypeError):
         _KERNEL.trigrams(["a", 1, "c"])
+
+
+class _Colliding(str):
+    """A token whose hash is one of two values: nearly every trigram key collides, so
+    only the kernel's check of the tokens themselves keeps the counts exact."""
+
+    def __hash__(self) -> int:
+        return len(self) % 2
+
+
+_WORDS = st.lists(st.sampled_from(["a", "b", "cc", "dd", "e"]), max_size=40)
+
+
+def _set_overlap(a: list[str], b: list[str]) -> int:
+    return len(trigram_set([str(t) for t in a]) & trigram_set([str(t) for t in b]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(_WORDS, _WORDS, st.booleans())
+def test_shared_trigrams_count_the_common_trigrams(
+    a: list[str], b: list[str], collide: bool
+) -> None:
+    if collide:
+        a, b = [_Colliding(t) for t in a], [_Colliding(t) for t in b]
+    keys_a, keys_b = trigram_keys(a), trigram_keys(b)
+    assert keys_a is not None and keys_b is not None
+    assert len(keys_a) // GRAM_BYTES == len(trigram_set([str(t) for t in a]))
+    assert shared_trigrams(keys_a, a, keys_b, b) == _set_overlap(a, b)
+
+
+def test_overlap_on_real_text_is_the_set_overlap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Context quality's n-gram redundancy of real 8 and 32 KB events, with and without
+    the kernel's trigram keys (which it then does not make)."""
+    events = [
+        [c["content"] for c in e["chunks"]][:20]
+        for reuse, kb in ((True, 8), (False, 8), (False, 32))
+        for e in RealTextEvents(seed=kb + 1, size_kb=kb, reuse=reuse).events(12)
+    ]
+    with_keys = [redundancy_ngram(texts) for texts in events]
+    clear_caches()  # the cached analyses hold keys
+    monkeypatch.setattr(tokens, "_KERNEL", None)
+    assert [redundancy_ngram(texts) for texts in events] == with_keys
+
+
+def test_keys_must_belong_to_their_tokens() -> None:
+    keys = trigram_keys(["a", "b", "c", "d"])
+    with pytest.raises(ValueError):
+        shared_trigrams(keys, ["a", "b"], keys, ["a", "b", "c", "d"])
+    with pytest.raises(TypeError):
+        shared_trigrams(b"short", ["a"], keys, ["a", "b", "c", "d"])

@@ -20,7 +20,7 @@ from monitor.scoring.grounding.numbers import (
     with_percent_words,
 )
 from monitor.scoring.grounding.terms import clear_term_memos, content_terms_of, terms_of
-from monitor.scoring.tokens import tokenize, trigram_set
+from monitor.scoring.tokens import tokenize, trigram_keys, trigram_set
 
 __all__ = ["TextAnalysis", "analyse", "clear_caches"]
 
@@ -55,6 +55,7 @@ class TextAnalysis:
         "_terms",
         "_text",
         "_tokens",
+        "_trigram_keys",
         "_trigrams",
         "hay",
     )
@@ -87,6 +88,7 @@ class TextAnalysis:
         self._content_square_sum = -1
         self._content_keys: frozenset[str] | None = None
         self._trigrams: frozenset[str] | None = None
+        self._trigram_keys: bytes | None = None
 
     @classmethod
     def of_hay(cls, hay: list[str]) -> TextAnalysis:
@@ -245,6 +247,14 @@ class TextAnalysis:
         if self._trigrams is None:
             self._trigrams = trigram_set(self.tokens)
         return self._trigrams
+
+    @property
+    def trigram_keys(self) -> bytes | None:
+        """:func:`..tokens.trigram_keys` of ``tokens``: the trigrams as compact records,
+        which context quality compares where the kernel is built; None where it is not."""
+        if self._trigram_keys is None:
+            self._trigram_keys = trigram_keys(self.tokens)
+        return self._trigram_keys
 
 
 def clear_caches() -> None:
