@@ -1,4 +1,4 @@
-# The wheel is built where a C compiler is (the injection kernel, setup.py), and installed
+# The wheel is built where a C compiler is (the compiled parts of setup.py), and installed
 # into the slim image.
 FROM python:3.11 AS build
 WORKDIR /src
