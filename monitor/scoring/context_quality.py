@@ -79,7 +79,7 @@ from monitor.scoring.chunk_cache import PairFacts, chunk_cache
 from monitor.scoring.grounding import TextAnalysis, analyse
 from monitor.scoring.tokens import GRAM_BYTES, shared_trigrams
 
-try:  # the pair loop of the TF-IDF redundancy in C (setup.py; same result as _cosine_total)
+try:  # the TF-IDF redundancy's loops in C (setup.py; the results of _norm and _cosine_total)
     from monitor.scoring import _tfidf as _TFIDF
 except ImportError:  # pragma: no cover - built wherever the tests run
     _TFIDF = None  # type: ignore[assignment]

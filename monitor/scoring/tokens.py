@@ -23,6 +23,7 @@ __all__ = [
     "GRAM_BYTES",
     "STOP_WORDS",
     "content_terms",
+    "python_tokens",
     "shared_trigrams",
     "stem",
     "token_spans",
