@@ -4,7 +4,7 @@ in Python, more slowly):
 - ``monitor/scoring/injection/_kernel.c``: the injection detector's hot loops;
 - ``monitor/scoring/_tfidf.c``: context quality's TF-IDF norms and pair cosines;
 - ``monitor/scoring/_tokens.c``: the 003 scorers' tokens (of ASCII and typeset prose) and
-  word trigrams, and the trigram records context quality compares.
+  the trigram records context quality compares.
 
 All are compiled without floating-point contraction: a fused multiply-add rounds
 differently from Python's separate multiply and add. Everything else about the package is

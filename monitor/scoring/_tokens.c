@@ -6,9 +6,9 @@
  *   of . , ' - ’ while another run follows. Texts whose characters beyond ASCII are all
  *   separators that lower-casing keeps (typeset quotes, dashes, ellipses, ...: real prose)
  *   are read here; for any other text it returns None and Python tokenises it;
- * - trigrams(tokens): frozenset(map(" ".join, zip(t, t[1:], t[2:])));
- * - trigram_keys(tokens) and trigram_overlap(...): len(trigrams(a) & trigrams(b)) from
- *   compact sorted records instead of sets of strings (see Gram).
+ * - trigram_keys(tokens) and trigram_overlap(...): how many distinct word trigrams two
+ *   texts share, len(tokens.trigram_set(a) & tokens.trigram_set(b)), from compact sorted
+ *   records instead of sets of strings (see Gram).
  *
  * Built by setup.py as monitor.scoring._tokens (optional: tokens.py falls back to Python). */
 #define PY_SSIZE_T_CLEAN
@@ -102,63 +102,6 @@ tokens(PyObject *module, PyObject *text)
         }
         Py_DECREF(token);
     }
-    return out;
-}
-
-/* trigrams(tokens) -> frozenset[str]: the word trigrams of a list of str. */
-static PyObject *
-trigrams(PyObject *module, PyObject *tokens)
-{
-    (void)module;
-    if (!PyList_Check(tokens)) {
-        PyErr_SetString(PyExc_TypeError, "trigrams() needs a list of str");
-        return NULL;
-    }
-    Py_ssize_t n = PyList_GET_SIZE(tokens);
-    for (Py_ssize_t k = 0; k < n; k++) {
-        if (!PyUnicode_Check(PyList_GET_ITEM(tokens, k))) {
-            PyErr_SetString(PyExc_TypeError, "trigrams() needs a list of str");
-            return NULL;
-        }
-    }
-    PyObject *space = PyUnicode_FromString(" ");
-    /* a new frozenset (not a shared empty one on Python 3.11), filled before it is seen */
-    PyObject *out = space == NULL ? NULL : PyFrozenSet_New(NULL);
-    if (out == NULL) {
-        Py_XDECREF(space);
-        return NULL;
-    }
-    for (Py_ssize_t k = 0; k + 2 < n; k++) {
-        PyObject *a = PyList_GET_ITEM(tokens, k), *b = PyList_GET_ITEM(tokens, k + 1),
-                 *c = PyList_GET_ITEM(tokens, k + 2);
-        PyObject *gram;
-        if (PyUnicode_IS_ASCII(a) && PyUnicode_IS_ASCII(b) && PyUnicode_IS_ASCII(c)) {
-            Py_ssize_t la = PyUnicode_GET_LENGTH(a), lb = PyUnicode_GET_LENGTH(b),
-                       lc = PyUnicode_GET_LENGTH(c);
-            gram = PyUnicode_New(la + lb + lc + 2, 127);
-            if (gram != NULL) {
-                Py_UCS1 *d = PyUnicode_1BYTE_DATA(gram);
-                memcpy(d, PyUnicode_1BYTE_DATA(a), (size_t)la);
-                d[la] = ' ';
-                memcpy(d + la + 1, PyUnicode_1BYTE_DATA(b), (size_t)lb);
-                d[la + 1 + lb] = ' ';
-                memcpy(d + la + lb + 2, PyUnicode_1BYTE_DATA(c), (size_t)lc);
-            }
-        }
-        else {
-            PyObject *three = PyTuple_Pack(3, a, b, c);
-            gram = three == NULL ? NULL : PyUnicode_Join(space, three);
-            Py_XDECREF(three);
-        }
-        if (gram == NULL || PySet_Add(out, gram) < 0) {
-            Py_XDECREF(gram);
-            Py_DECREF(out);
-            Py_DECREF(space);
-            return NULL;
-        }
-        Py_DECREF(gram);
-    }
-    Py_DECREF(space);
     return out;
 }
 
@@ -332,7 +275,6 @@ trigram_overlap(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 
 static PyMethodDef methods[] = {
     {"tokens", tokens, METH_O, "tokens.tokenize() of a text, or None (left to Python)."},
-    {"trigrams", trigrams, METH_O, "The word trigrams of a list of tokens."},
     {"trigram_keys", trigram_keys, METH_O, "The sorted records of a token list's trigrams."},
     {"trigram_overlap", (PyCFunction)(void (*)(void))trigram_overlap, METH_FASTCALL,
      "How many distinct trigrams two texts share (keys and tokens of each)."},
@@ -342,7 +284,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef tokens_module = {
     PyModuleDef_HEAD_INIT,
     .m_name = "_tokens",
-    .m_doc = "The 003 scorers' tokens and word trigrams, in C.",
+    .m_doc = "The 003 scorers' tokens and trigram records, in C.",
     .m_size = -1,
     .m_methods = methods,
 };

@@ -35,7 +35,7 @@ __all__ = [
 GRAM_BYTES = 16
 """The size of one record of :func:`trigram_keys` (one distinct trigram)."""
 
-try:  # tokens and trigrams in C (_tokens.c, built by setup.py): the same lists and sets
+try:  # tokens and trigram records in C (_tokens.c, built by setup.py)
     from monitor.scoring import _tokens as _KERNEL
 except ImportError:  # pragma: no cover - built wherever the tests run
     _KERNEL = None  # type: ignore[assignment]
@@ -87,8 +87,6 @@ def trigram_set(tokens: list[str]) -> frozenset[str]:
     >>> sorted(trigram_set(["a", "b", "c", "d"]))
     ['a b c', 'b c d']
     """
-    if _KERNEL is not None:
-        return _KERNEL.trigrams(tokens)
     return frozenset(map(" ".join, zip(tokens, tokens[1:], tokens[2:], strict=False)))
 
 
