@@ -4,7 +4,8 @@ in Python, more slowly):
 - ``monitor/scoring/injection/_kernel.c``: the injection detector's hot loops;
 - ``monitor/scoring/_tfidf.c``: context quality's TF-IDF norms and pair cosines;
 - ``monitor/scoring/_tokens.c``: the 003 scorers' tokens (of ASCII and typeset prose) and
-  the trigram records context quality compares.
+  the trigram records context quality compares;
+- ``monitor/scoring/_marks.c``: spec 000's run counts over character classes.
 
 All are compiled without floating-point contraction: a fused multiply-add rounds
 differently from Python's separate multiply and add. Everything else about the package is
@@ -26,6 +27,12 @@ setup(
         Extension(
             "monitor.scoring._tokens",
             ["monitor/scoring/_tokens.c"],
+            extra_compile_args=_FLAGS,
+            optional=True,
+        ),
+        Extension(
+            "monitor.scoring._marks",
+            ["monitor/scoring/_marks.c"],
             extra_compile_args=_FLAGS,
             optional=True,
         ),

@@ -1,7 +1,8 @@
 /* The loops of context quality's TF-IDF redundancy (monitor/scoring/context_quality.py),
- * in C: each chunk's norm and the pairs' cosines, with the same doubles as the Python
- * loops, added in the same order, and each sum the Python code takes with math.fsum summed
- * exactly too, so the results are identical to the last bit.
+ * in C: each chunk's norm, the pairs' cosines and the terms a pair shares (common_terms),
+ * with the same doubles as the Python loops, added in the same order, and each sum the
+ * Python code takes with math.fsum summed exactly too, so the results are identical to
+ * the last bit.
  *
  * Built by setup.py as monitor.scoring._tfidf (optional: context_quality falls back to
  * its Python loop). Compiled without floating-point contraction (see setup.py): a fused
@@ -228,9 +229,63 @@ error:
     return NULL;
 }
 
+/* common_terms(counts_a, counts_b) -> (terms, products)
+ *
+ * The terms two chunks share (the keys of both dicts, in the order of the smaller one)
+ * and for each the product of its two counts: context_quality's pair facts, one pass
+ * over the smaller dict with a lookup in the other (no intersection set, no products
+ * list built in Python). */
+static PyObject *
+common_terms(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2 || !PyDict_Check(args[0]) || !PyDict_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "common_terms(dict, dict)");
+        return NULL;
+    }
+    PyObject *small = args[0], *large = args[1];
+    int swapped = PyDict_GET_SIZE(small) > PyDict_GET_SIZE(large);
+    if (swapped) {
+        small = args[1];
+        large = args[0];
+    }
+    PyObject *terms = PyList_New(0), *products = PyList_New(0), *result = NULL;
+    if (terms == NULL || products == NULL)
+        goto done;
+    Py_ssize_t pos = 0;
+    PyObject *term, *count;
+    while (PyDict_Next(small, &pos, &term, &count)) {
+        PyObject *other = PyDict_GetItemWithError(large, term);
+        if (other == NULL) {
+            if (PyErr_Occurred())
+                goto done;
+            continue;
+        }
+        PyObject *product = swapped ? PyNumber_Multiply(other, count)
+                                    : PyNumber_Multiply(count, other);
+        int failed = product == NULL || PyList_Append(terms, term) < 0 ||
+                     PyList_Append(products, product) < 0;
+        Py_XDECREF(product);
+        if (failed)
+            goto done;
+    }
+    PyObject *terms_tuple = PyList_AsTuple(terms);
+    PyObject *products_tuple = terms_tuple == NULL ? NULL : PyList_AsTuple(products);
+    if (products_tuple != NULL)
+        result = PyTuple_Pack(2, terms_tuple, products_tuple);
+    Py_XDECREF(terms_tuple);
+    Py_XDECREF(products_tuple);
+done:
+    Py_XDECREF(terms);
+    Py_XDECREF(products);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"cosine_total", (PyCFunction)(void (*)(void))cosine_total, METH_FASTCALL,
      "The sum over pairs of min(1, fsum(products * idf2[terms]) / (norms[i] * norms[j]))."},
+    {"common_terms", (PyCFunction)(void (*)(void))common_terms, METH_FASTCALL,
+     "The terms two count dicts share, and their count products."},
     {"norm", (PyCFunction)(void (*)(void))norm, METH_FASTCALL,
      "One chunk's TF-IDF norm over the terms it shares with other chunks."},
     {NULL, NULL, 0, NULL},

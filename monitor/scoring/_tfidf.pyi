@@ -12,3 +12,6 @@ def norm(
     idf2: dict[str, float],
     single: float,
 ) -> float | None: ...
+def common_terms(
+    counts_a: Counter[str], counts_b: Counter[str]
+) -> tuple[tuple[str, ...], tuple[int, ...]]: ...

@@ -57,6 +57,66 @@ lowered(int kind, const void *data, Py_ssize_t start, Py_ssize_t end, int ascii)
     return out;
 }
 
+/* Short ASCII tokens are shared: the same word in any text is one str object, found in a
+ * table by its bytes (no allocation, and its str hash, once computed, serves every later
+ * set and dict lookup of it). Open addressing over INTERN_SLOTS slots; when half of them
+ * are used the table is emptied and fills again. A token's value never depends on it. */
+enum { INTERN_SLOTS = 1 << 16, INTERN_MAX_CHARS = 24 };
+
+typedef struct {
+    uint64_t hash;
+    PyObject *token; /* NULL: a free slot */
+} Interned;
+
+static Interned *interned;
+static Py_ssize_t interned_count;
+
+static void
+clear_interned(void)
+{
+    for (Py_ssize_t k = 0; interned != NULL && k < INTERN_SLOTS; k++)
+        Py_CLEAR(interned[k].token);
+    interned_count = 0;
+}
+
+/* The shared str of the lower-cased ASCII bytes s[0:n] (n <= INTERN_MAX_CHARS), a new
+ * reference; NULL with an error set when memory runs out. */
+static PyObject *
+interned_token(const char *s, Py_ssize_t n)
+{
+    if (interned == NULL) {
+        interned = PyMem_Calloc(INTERN_SLOTS, sizeof(Interned));
+        if (interned == NULL)
+            return PyErr_NoMemory();
+    }
+    uint64_t hash = 1469598103934665603ULL; /* FNV-1a */
+    for (Py_ssize_t i = 0; i < n; i++)
+        hash = (hash ^ (unsigned char)s[i]) * 1099511628211ULL;
+    size_t slot = (size_t)(hash ^ (hash >> 29)) & (INTERN_SLOTS - 1);
+    for (;; slot = (slot + 1) & (INTERN_SLOTS - 1)) {
+        Interned *at = &interned[slot];
+        if (at->token == NULL)
+            break;
+        if (at->hash == hash && PyUnicode_GET_LENGTH(at->token) == n &&
+            memcmp(PyUnicode_1BYTE_DATA(at->token), s, (size_t)n) == 0) {
+            Py_INCREF(at->token);
+            return at->token;
+        }
+    }
+    PyObject *token = PyUnicode_New(n, 127);
+    if (token == NULL)
+        return NULL;
+    memcpy(PyUnicode_1BYTE_DATA(token), s, (size_t)n);
+    if (interned_count >= INTERN_SLOTS / 2) {
+        clear_interned(); /* the slot found above is free in an empty table too */
+    }
+    interned[slot].hash = hash;
+    interned[slot].token = token;
+    interned_count++;
+    Py_INCREF(token);
+    return token;
+}
+
 /* tokens(text) -> list[str] | None: tokenize(text), or None when the text has a character
  * of class -1 (see class_of). */
 static PyObject *
@@ -94,7 +154,18 @@ tokens(PyObject *module, PyObject *text)
             while (i < n && class_of(PyUnicode_READ(kind, data, i)) == 1)
                 i++;
         }
-        PyObject *token = lowered(kind, data, start, i, ascii);
+        PyObject *token;
+        if (ascii && i - start <= INTERN_MAX_CHARS) { /* ASCII: class 1 and its joiners */
+            char low[INTERN_MAX_CHARS];
+            for (Py_ssize_t k = 0; k < i - start; k++) {
+                Py_UCS4 c = PyUnicode_READ(kind, data, start + k);
+                low[k] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+            }
+            token = interned_token(low, i - start);
+        }
+        else {
+            token = lowered(kind, data, start, i, ascii);
+        }
         if (token == NULL || PyList_Append(out, token) < 0) {
             Py_XDECREF(token);
             Py_DECREF(out);
@@ -116,13 +187,54 @@ typedef struct {
     uint32_t pad;
 } Gram;
 
-static int
-gram_order(const void *x, const void *y)
+static inline int
+gram_less(const Gram *a, const Gram *b)
 {
-    const Gram *a = x, *b = y;
-    if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
-    return a->pos < b->pos ? -1 : a->pos > b->pos;
+    return a->key < b->key || (a->key == b->key && a->pos < b->pos);
+}
+
+/* Sort records by (key, pos), which are distinct: any correct sort gives the same order.
+ * Quicksort (median of three) down to runs of 16, then insertion sort: inlined, about
+ * three times quicker than qsort() and its comparison calls on a chunk's records. */
+static void
+sort_grams(Gram *g, Py_ssize_t n)
+{
+    while (n > 16) {
+        Py_ssize_t mid = n / 2;
+        if (gram_less(&g[mid], &g[0])) { Gram t = g[mid]; g[mid] = g[0]; g[0] = t; }
+        if (gram_less(&g[n - 1], &g[0])) { Gram t = g[n - 1]; g[n - 1] = g[0]; g[0] = t; }
+        if (gram_less(&g[n - 1], &g[mid])) { Gram t = g[n - 1]; g[n - 1] = g[mid]; g[mid] = t; }
+        Gram pivot = g[mid];
+        Py_ssize_t i = 0, j = n - 1;
+        for (;;) {
+            while (gram_less(&g[i], &pivot))
+                i++;
+            while (gram_less(&pivot, &g[j]))
+                j--;
+            if (i >= j)
+                break;
+            Gram t = g[i]; g[i] = g[j]; g[j] = t;
+            i++;
+            j--;
+        }
+        /* g[0..j] <= pivot <= g[j+1..n-1]: recurse into the smaller part, loop on the other */
+        if (j + 1 < n - j - 1) {
+            sort_grams(g, j + 1);
+            g += j + 1;
+            n -= j + 1;
+        }
+        else {
+            sort_grams(g + j + 1, n - j - 1);
+            n = j + 1;
+        }
+    }
+    for (Py_ssize_t i = 1; i < n; i++) {
+        Gram x = g[i];
+        Py_ssize_t j = i;
+        for (; j > 0 && gram_less(&x, &g[j - 1]); j--)
+            g[j] = g[j - 1];
+        g[j] = x;
+    }
 }
 
 /* Whether the trigrams at ta[i] and tb[j] are the same strings: 1, 0, or -1 (error). */
@@ -184,7 +296,7 @@ trigram_keys(PyObject *module, PyObject *tokens)
         key = (key ^ (key >> 32) ^ h[2]) * 0x94D049BB133111EBULL;
         grams[k] = (Gram){.key = key ^ (key >> 31), .pos = (uint32_t)k, .pad = 0};
     }
-    qsort(grams, (size_t)m, sizeof(Gram), gram_order);
+    sort_grams(grams, m);
     Py_ssize_t kept = 0;
     for (Py_ssize_t k = 0; k < m; k++) {
         /* a repeat of a trigram kept already (the kept records of this key precede it) */

@@ -247,12 +247,8 @@ def estimated_faithfulness(chunks: Sequence[Chunk]) -> float:
     if counts is None:
         content = " ".join(texts)
         marks = ClassMarks(content, b" ".join(list(map(cached_ascii_proxy, texts))))
-        counts = (
-            marks.numbers(),
-            count_dates(content, marks.marks),
-            marks.proper_nouns(),
-            marks.words(),
-        )
+        joined_numbers, joined_words, joined_nouns = marks.counts()
+        counts = (joined_numbers, count_dates(content, marks.marks), joined_nouns, joined_words)
     numbers, dates, proper_nouns, words = counts
     density = min(((numbers + dates * 2 + proper_nouns) / (words / 100)) * 0.1, 1)
     confidence = min(chunks[0].score * 1.5, 1)

@@ -140,6 +140,16 @@ def _overlap(a: TextAnalysis, b: TextAnalysis) -> float:
     return common / (min(len(keys_a), len(keys_b)) // GRAM_BYTES)
 
 
+def _common_terms(ca: Counter[str], cb: Counter[str]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The terms two chunks share and the products of their counts (``_tfidf.common_terms``
+    where it is built: the same terms, maybe in another order, which no sum over them
+    sees: the sums are exact)."""
+    if _TFIDF is not None:
+        return _TFIDF.common_terms(ca, cb)
+    terms = tuple(ca.keys() & cb.keys())
+    return terms, tuple([ca[t] * cb[t] for t in terms])
+
+
 def _pairs(n: int) -> int:
     return n * (n - 1) // 2
 
@@ -166,9 +176,7 @@ def _pair_facts(
                     facts = pairs.get(other)
             if facts is None:
                 b = analyses[j]
-                terms = tuple(a.content_keys & b.content_keys)
-                ca, cb = a.content_counts, b.content_counts
-                products = tuple([ca[t] * cb[t] for t in terms])
+                terms, products = _common_terms(a.content_counts, b.content_counts)
                 facts = (_overlap(a, b), terms, products)
                 if cache is not None:
                     cache.add_pair(text, other, facts)

@@ -31,6 +31,11 @@ import numpy as np
 from monitor.scoring.chunk_cache import cached_part
 from monitor.scoring.jstext import JS_WS
 
+try:  # the three run counts in one pass (optional: bytes.count passes without it)
+    from monitor.scoring import _marks as _MARKS
+except ImportError:  # pragma: no cover - built wherever the tests run
+    _MARKS = None  # type: ignore[assignment]
+
 __all__ = [
     "ClassMarks",
     "TextCounts",
@@ -133,6 +138,18 @@ class ClassMarks:
         """``(text.match(/[A-Z][a-z]+(?:\\s[A-Z][a-z]+)*/g) || []).length``."""
         return self.marks.count(b"Ul") - len(_CONTINUED.findall(self.marks))
 
+    def counts(self) -> tuple[int, int, int]:
+        """``(numbers(), words(), proper_nouns())``, in one pass where ``_marks.c`` is
+        built.
+
+        >>> ClassMarks("On March 5, 2024 the New York office closed 3 days.").counts()
+        (3, 11, 2)
+        """
+        if _MARKS is None:
+            return self.numbers(), self.words(), self.proper_nouns()
+        numbers, spaces, nouns = _MARKS.run_counts(self.marks)
+        return numbers, spaces + 1, nouns
+
 
 def count_dates(text: str, marks: bytes | None = None) -> int:
     """``(text.match(/\\d{4}[-/]\\d{2}[-/]\\d{2}|\\w+ \\d{1,2},? \\d{4}/g) || []).length``.
@@ -197,11 +214,12 @@ def text_counts(text: str) -> TextCounts:
     marks = ClassMarks(text)
     m = marks.marks
     stripped = m.rstrip(b"l")
+    numbers, words, nouns = marks.counts()
     return (
-        marks.numbers(),
+        numbers,
         count_dates(text, m),
-        marks.proper_nouns(),
-        marks.words() - 1,
+        nouns,
+        words - 1,
         m[0] if m else -1,
         m[-1] if m else -1,
         m[:2] == b"Ul",

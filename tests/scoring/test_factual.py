@@ -32,6 +32,7 @@ def test_counts_match_literal_regexes(text: str) -> None:
     assert marks.numbers() == len(NUMBER.findall(text))
     assert marks.words() == len(SPLIT.split(text))
     assert marks.proper_nouns() == len(PROPER_NOUN.findall(text))
+    assert marks.counts() == (marks.numbers(), marks.words(), marks.proper_nouns())
     assert count_dates(text, marks.marks) == len(DATE.findall(text))
     assert count_dates(text) == len(DATE.findall(text))
 
@@ -45,6 +46,7 @@ def test_long_texts_count_the_same(text: str) -> None:
     assert len(marks.marks) >= 2048
     assert marks.numbers() == len(NUMBER.findall(long))
     assert marks.words() == len(SPLIT.split(long))
+    assert marks.counts() == (marks.numbers(), marks.words(), len(PROPER_NOUN.findall(long)))
 
 
 @given(st.lists(texts, min_size=1, max_size=6))
@@ -69,3 +71,11 @@ def test_joined_counts_are_the_joined_texts_counts(parts: list[str]) -> None:
             assert any(not p or p[0].isdigit() for p in parts[1:]) or not parts[0]
         else:
             assert got == literal
+
+
+def test_the_run_counts_kernel_is_built() -> None:
+    """``make test`` builds ``_marks.c`` (the counts above then come from it)."""
+    from monitor.scoring import factual
+
+    assert factual._MARKS is not None
+    assert factual._MARKS.run_counts(b"UlwUlodddwwUUlll") == (1, 2, 2)

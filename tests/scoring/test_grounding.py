@@ -701,3 +701,27 @@ def test_two_hundred_chunks_of_five_kilobytes() -> None:
 def test_adversarial_megabyte(answer: str, context: str) -> None:
     elapsed, _ = timed(answer, [context])
     assert elapsed < 2.5  # backtracking would take minutes; 1 s failed under load on a slow day
+
+
+# ------------------------------------------------------------------------------ term memo
+
+
+def test_the_term_memo_gives_the_function_of_every_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Known and new tokens, a token too long to keep and a table that fills up: the same
+    list as the function applied token by token, and each new token computed once."""
+    from monitor.scoring.grounding import terms
+
+    calls: list[str] = []
+
+    def fn(token: str) -> str:
+        calls.append(token)
+        return token.upper()
+
+    monkeypatch.setattr(terms, "_MEMO_SIZE", 6)
+    memo = terms.TokenMemo(fn)
+    long = "x" * (terms._MEMO_TOKEN_CHARS + 1)
+    for tokens in (["a", "b", "a"], ["b", "c", long, "c"], ["a", long], ["d", "e", "f", "g"]):
+        assert memo.map(tokens) == [t.upper() for t in tokens]
+    assert calls.count("c") == 1 and calls.count("a") == 1  # "a" kept until the table filled
+    assert calls.count(long) == 2  # never kept
+    assert len(memo._table) <= 6

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import settings as hyp_settings
@@ -181,3 +183,127 @@ def test_copies_skipped_by_the_kernel_are_none(text: str) -> None:
     assert kernel is not None
     if not kernel.copy_triggers(text, norm):
         assert full == ([norm], [], [])
+
+
+_PLAIN = st.lists(
+    st.sampled_from(
+        [
+            *"aZq9_ .-*+/|~,!x\n\t\r\x0b\x00\x1f\x7f013457@$=",
+            *"\u2019\u201c\u2014\u2026\u00a0\u00b0\u00e9",
+            "rot1",
+            "rot-1",
+            "ROT 13",
+            "rot\t\n13",
+            "rotate",
+            "re-read",
+            "e.g.",
+            "a*b",
+            "QUJD" * 4,
+            "ignore ",
+        ]
+    ),
+    max_size=24,
+).map("".join)
+
+
+def _python_plain_bytes(text: str) -> tuple[bytes, bytes] | None:
+    kernel = normalisation.KERNEL
+    try:
+        normalisation.KERNEL = None  # type: ignore[assignment]
+        return normalisation.plain_bytes(text)
+    finally:
+        normalisation.KERNEL = kernel
+
+
+def _plain(text: str) -> tuple[bytes, bytes] | None:
+    """The kernel's answer, with the base64 check it leaves to Python."""
+    assert KERNEL is not None
+    fast = KERNEL.plain(text, normalisation._TYPOGRAPHIC)
+    if fast is None:
+        return None
+    low, joined, b64 = fast
+    assert b64 == bool(
+        re.search(r"[A-Za-z0-9+/]{16}", text)
+        and re.search(r"(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*[A-Z])[A-Za-z0-9+/]{16,}", text)
+    )
+    return None if b64 and normalisation._decoded_blobs(text) else (low, joined)
+
+
+@hyp_settings(max_examples=3000, deadline=None)
+@given(_PLAIN)
+def test_plain_bytes_in_c_are_the_python_ones(text: str) -> None:
+    """Where the kernel decides (no trigger), it gives what the Python path gives; where it
+    may see a trigger it says None and the Python path decides."""
+    python = _python_plain_bytes(text)
+    assert normalisation.plain_bytes(text) == python
+    fast = _plain(text)
+    assert fast is None or fast == python
+
+
+def test_plain_bytes_in_c_on_real_text() -> None:
+    """Every chunk and query of real-text events: the same bytes, and the kernel decides for
+    most of them (the Python path is for texts with a trigger)."""
+    decided = total = 0
+    for payload in RealTextEvents(seed=5, size_kb=8, reuse=False).messages(60):
+        event = decode_event(payload)
+        for text in [event.query.text, *(c.content for c in event.chunks)]:
+            python = _python_plain_bytes(text)
+            assert normalisation.plain_bytes(text) == python
+            fast = _plain(text)
+            assert fast is None or fast == python
+            total += 1
+            decided += fast is not None
+    assert decided >= 0.8 * total
+
+
+def test_plain_in_c_leaves_triggers_to_python() -> None:
+    for text in [
+        "a\x00b",
+        "a_b_c_d",
+        "say aWdub3JlIGFsbCBydWxlcw==",
+        "v 1.2.3.4 x",
+        "use rot13",
+        "rot-1 cipher",
+        "rot \n 13",
+        "1gn0re it",
+        "say $ystem",
+        "caf\u00e9",
+    ]:
+        assert _plain(text) is None, text
+    assert _plain("Re-read the Q3 notes e.g. now") == (
+        b"re-read the q3 notes e.g. now",
+        b"reread the q3 notes eg. now",
+    )
+    assert _plain("rotate 13 rot  x, $5 off") == (b"rotate 13 rot  x, $5 off",) * 2
+    # underscores without a spaced run, long base64-alphabet runs of one case, typeset text
+    assert _plain("__init__ of snake_case internationalization/docs") == (
+        b"__init__ of snake_case internationalization/docs",
+        b"__init__ of snakecase internationalization/docs",
+    )
+    assert _plain("\u201cdon\u2019t\u201d \u2014 wait\u2026") == (b'"don\'t" - wait...',) * 2
+
+
+def _python_model_text(text: str) -> str:
+    kernel = model.KERNEL
+    try:
+        model.KERNEL = None  # type: ignore[assignment]
+        return model_text(text)
+    finally:
+        model.KERNEL = kernel
+
+
+@hyp_settings(max_examples=2000, deadline=None)
+@given(_PLAIN)
+def test_model_text_in_c_is_the_python_one(text: str) -> None:
+    assert KERNEL is not None
+    fast = KERNEL.model_text(text, normalisation.TYPESET)
+    assert model_text(text) == _python_model_text(text)
+    assert fast is None or fast == _python_model_text(text)
+    assert (fast is None) == (normalisation.typeset_as_ascii(text) is None)
+
+
+def test_model_text_in_c_on_real_text() -> None:
+    for payload in RealTextEvents(seed=6, size_kb=8, reuse=False).messages(40):
+        event = decode_event(payload)
+        for text in [event.query.text, *(c.content for c in event.chunks)]:
+            assert model_text(text) == _python_model_text(text)

@@ -107,3 +107,18 @@ def test_the_kernel_refuses_what_it_cannot_read() -> None:
         _TFIDF.norm(["a"], {"a": 1}, 1, {"a": 1.0}, 1.0)
     with pytest.raises(KeyError):
         _TFIDF.norm(frozenset({"a"}), {}, 1, {"a": 1.0}, 1.0)
+
+
+_COUNTS = st.dictionaries(_TERMS, st.integers(1, 2**40)).map(Counter)
+
+
+@given(_COUNTS, _COUNTS)
+def test_common_terms_are_the_python_ones(a: Counter[str], b: Counter[str]) -> None:
+    """The same terms with the same products (the order is the smaller dict's)."""
+    terms, products = _TFIDF.common_terms(a, b)
+    assert len(terms) == len(products) == len(a.keys() & b.keys())
+    assert dict(zip(terms, products, strict=True)) == {t: a[t] * b[t] for t in a.keys() & b.keys()}
+    smaller = a if len(a) <= len(b) else b
+    assert list(terms) == [t for t in smaller if t in a and t in b]
+    with pytest.raises(TypeError):
+        _TFIDF.common_terms(a, list(b))

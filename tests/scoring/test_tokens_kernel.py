@@ -130,3 +130,18 @@ def test_keys_must_belong_to_their_tokens() -> None:
         shared_trigrams(keys, ["a", "b"], keys, ["a", "b", "c", "d"])
     with pytest.raises(TypeError):
         shared_trigrams(b"short", ["a"], keys, ["a", "b", "c", "d"])
+
+
+def test_short_ascii_tokens_are_shared_and_the_table_refills() -> None:
+    """The same short word is one str object across texts; 70,000 distinct words (more
+    than the table keeps, so it is emptied and refilled) still come out as themselves."""
+    first = _KERNEL.tokens("Alpha beta-gamma don\u2019t alpha")
+    again = _KERNEL.tokens("ALPHA beta-gamma")
+    assert first == ["alpha", "beta-gamma", "don\u2019t", "alpha"]
+    assert first[0] is first[3] is again[0] and first[1] is again[1]
+    words = [f"w{i:05d}x" for i in range(70_000)]
+    for start in range(0, len(words), 7_000):
+        text = " ".join(w.upper() for w in words[start : start + 7_000])
+        assert _KERNEL.tokens(text) == words[start : start + 7_000]
+    long = "y" * 200
+    assert _KERNEL.tokens(f"{long} {long}") == [long, long]

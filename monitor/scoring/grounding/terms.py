@@ -65,18 +65,21 @@ class TokenMemo:
             return list(map(table.__getitem__, tokens))
         except KeyError:
             pass
-        if len(table) > _MEMO_SIZE:
+        # the distinct new tokens, found in C (not a Python loop over every token)
+        missing = set(tokens).difference(table)
+        if len(table) + len(missing) > _MEMO_SIZE:
             table = self._table = {}
+            missing = set(tokens)
         fn = self._fn
-        out = []
-        for t in tokens:
-            term = table.get(t)
-            if term is None:
-                term = fn(t)
-                if len(t) <= _MEMO_TOKEN_CHARS:
-                    table[t] = term
-            out.append(term)
-        return out
+        unkept: dict[str, str] = {}  # tokens too long for the memo
+        for t in missing:
+            if len(t) <= _MEMO_TOKEN_CHARS:
+                table[t] = fn(t)
+            else:
+                unkept[t] = fn(t)
+        if not unkept:
+            return list(map(table.__getitem__, tokens))
+        return [table[t] if t in table else unkept[t] for t in tokens]
 
     def clear(self) -> None:
         """Forget every memoised token."""

@@ -6,7 +6,9 @@
  *   their tokens), added in the same order, so the same double (see model.py);
  * - ascii_words: the words evidence.tokens_of() finds (below);
  * - spaced_run: whether normalisation._SPACED can make a letter-spacing copy (below);
- * - copy_triggers: whether normalisation.copies() may make any copy (below).
+ * - copy_triggers: whether normalisation.copies() may make any copy (below);
+ * - plain: normalisation.plain_bytes() of a text without the pre-check's triggers (below);
+ * - model_text: model.model_text() of ASCII or typeset text (below).
  *
  * Table(pairs)            pairs: {(first token, second token): weight} of one model
  * table.add(token, value) a token's contribution (computed by model.py)
@@ -32,6 +34,16 @@ static unsigned char word_or_quote[128];
 static unsigned char is_separator[128]; /* the letter-spacing separators " .-_*+/|~," */
 static unsigned char leet_char[128];    /* read as letters by the l33t copy: "013457@$" */
 static unsigned char b64_char[128];     /* base64: [A-Za-z0-9+/] */
+/* plain(): each byte's flags; P_CLASS holds its letter-spacing class (normalisation's
+ * _SPACING_MAP): 1 a letter or digit ("w"), 2 a separator but "_" ("s"), 3 "_", 0 other */
+enum {
+    P_CLASS = 3, P_WORD = 1, P_SEPARATOR = 2, P_UNDERSCORE = 3,
+    P_UPPER = 4, P_LOWER = 8, P_LETTER = P_UPPER | P_LOWER,
+    P_CONTROL = 16, P_B64 = 32, P_LEET = 64, P_JOINS = 128, /* "-", "_", ".", "*" */
+};
+/* "wswswsw" as seven two-bit classes */
+#define SPACED_CLASSES 0x1999 /* 01 10 01 10 01 10 01 */
+static unsigned char plain_flags[256];
 
 static void
 init_classes(void)
@@ -46,6 +58,14 @@ init_classes(void)
         is_separator[c] = c != 0 && strchr(" .-_*+/|~,", c) != NULL;
         leet_char[c] = c != 0 && strchr("013457@$", c) != NULL;
         b64_char[c] = (word && c != '_') || c == '+' || c == '/';
+        int upper = c >= 'A' && c <= 'Z', lower = c >= 'a' && c <= 'z';
+        int spacing = c == '_' ? P_UNDERSCORE
+                      : word   ? P_WORD
+                               : (is_separator[c] ? P_SEPARATOR : 0);
+        plain_flags[c] = (unsigned char)(spacing | (upper ? P_UPPER : 0) | (lower ? P_LOWER : 0) |
+                                         (c == 0x7f || (c < 0x20 && c != 9 && c != 10 && c != 13) ? P_CONTROL : 0) |
+                                         (b64_char[c] ? P_B64 : 0) | (leet_char[c] ? P_LEET : 0) |
+                                         (c && strchr("-_.*", c) ? P_JOINS : 0));
     }
 }
 
@@ -638,11 +658,246 @@ copy_triggers(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_FALSE;
 }
 
+/* Whether normalisation._LEET_TRIGGER,
+ *     [013457@$](?:(?<=[a-z][013457@$])[013457@$]*[a-z]|(?<=[@$])(?<![\w][@$])(?=[a-z]))
+ * matches the lower-case ASCII bytes s[0:n]: a l33t character after a letter and followed
+ * by l33t characters then a letter, or "@" or "$" not after a word character and followed
+ * by a letter. */
+static int
+has_leet_trigger(const char *s, Py_ssize_t n)
+{
+#define LOWER_AT(k) (s[k] >= 'a' && s[k] <= 'z')
+    for (Py_ssize_t i = 0; i + 1 < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (!leet_char[c])
+            continue;
+        if (i > 0 && LOWER_AT(i - 1)) {
+            Py_ssize_t k = i + 1;
+            while (k < n && leet_char[(unsigned char)s[k]])
+                k++;
+            if (k < n && LOWER_AT(k))
+                return 1;
+        }
+        if ((c == '@' || c == '$') && (i == 0 || char_class[(unsigned char)s[i - 1]] != WORD) &&
+            LOWER_AT(i + 1))
+            return 1;
+    }
+#undef LOWER_AT
+    return 0;
+}
+
+/* The text as ASCII bytes in a new buffer (*length set), each character beyond ASCII
+ * written as its str value in ``typographic`` ({code point: ASCII str}); NULL when a
+ * character is not there (with no error set) or when memory runs out (with one). */
+static char *
+typeset_ascii(PyObject *text, PyObject *typographic, Py_ssize_t *length)
+{
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), size = n, used = 0;
+    char *out = PyMem_Malloc((size_t)size + 1);
+    if (out == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 cp = PyUnicode_READ(kind, data, i);
+        const char *to = (const char *)&cp;
+        Py_ssize_t to_length = 1;
+        char byte = (char)cp;
+        if (cp < 128) {
+            to = &byte;
+        } else {
+            PyObject *key = PyLong_FromUnsignedLong(cp);
+            PyObject *value = key == NULL ? NULL : PyDict_GetItemWithError(typographic, key);
+            Py_XDECREF(key);
+            if (value == NULL || !PyUnicode_Check(value) || !PyUnicode_IS_ASCII(value)) {
+                PyMem_Free(out);
+                return NULL;
+            }
+            to = (const char *)PyUnicode_1BYTE_DATA(value);
+            to_length = PyUnicode_GET_LENGTH(value);
+        }
+        if (used + to_length > size) {
+            size = 2 * size + to_length;
+            char *grown = PyMem_Realloc(out, (size_t)size + 1);
+            if (grown == NULL) {
+                PyMem_Free(out);
+                PyErr_NoMemory();
+                return NULL;
+            }
+            out = grown;
+        }
+        memcpy(out + used, to, (size_t)to_length);
+        used += to_length;
+    }
+    *length = used;
+    return out;
+}
+
+/* plain(text, typographic) -> (low, joined, b64) | None: normalisation.plain_bytes() of a
+ * text whose characters beyond ASCII are all keys of ``typographic`` (its _TYPOGRAPHIC:
+ * code point -> what normalise() reads) and that has none of the pre-check's triggers, in
+ * one pass; None when it may have one, and plain_bytes() decides in Python: a control
+ * byte, a letter-spaced run (spaced_run, looked for when the text has "_" or the spacing
+ * classes "wswswsw"), "rot1", "rot-1", "rot" + whitespace + "13", or a l33t trigger in
+ * ``joined`` (has_leet_trigger, when a letter and a l33t character are neighbours).
+ * ``low`` is the text's bytes lower-cased, ``joined`` the same without the separators "-",
+ * "_", "." and "*" between two lower-case letters (_HYPHENATED); ``b64``: the text has a
+ * run of 16 base64 characters with both cases, when the result stands only if
+ * _decoded_blobs() finds no text in it (a run of one case never decodes to text). */
+static PyObject *
+plain(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyDict_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "plain() takes a str and the typographic dict");
+        return NULL;
+    }
+    Py_ssize_t n;
+    const char *s;
+    char *typeset = NULL;
+    if (PyUnicode_IS_ASCII(args[0])) {
+        s = (const char *)PyUnicode_1BYTE_DATA(args[0]);
+        n = PyUnicode_GET_LENGTH(args[0]);
+    } else {
+        s = typeset = typeset_ascii(args[0], args[1], &n);
+        if (s == NULL) {
+            if (PyErr_Occurred())
+                return NULL;
+            Py_RETURN_NONE;
+        }
+    }
+    PyObject *low = PyBytes_FromStringAndSize(NULL, n), *joined = NULL;
+    if (low == NULL)
+        goto done;
+    char *out = PyBytes_AS_STRING(low);
+    /* branch-free over the bytes: the byte's flags, the spacing classes of the last seven
+     * bytes two bits each, the last three bytes lower-cased */
+    unsigned flags = 0, before = 0, b64_cases = 0, classes = 0, last3 = 0;
+    Py_ssize_t b64_run = 0, separators = 0;
+    int control = 0, b64 = 0, leet = 0, spacing = 0, rot = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        flags = plain_flags[c];
+        control |= (flags & P_CONTROL) != 0;
+        unsigned in_run = (flags & P_B64) != 0;
+        b64_run = (b64_run + 1) & -(Py_ssize_t)in_run;
+        b64_cases = (b64_cases & -in_run) | (flags & (P_UPPER | P_LOWER));
+        b64 |= (b64_run >= 16) & (b64_cases == (P_UPPER | P_LOWER));
+        classes = (classes << 2 | (flags & P_CLASS)) & 0x3fff;
+        spacing |= (classes == SPACED_CLASSES) | ((flags & P_CLASS) == P_UNDERSCORE);
+        leet |= ((before & P_LETTER) != 0) & ((flags & P_LEET) != 0);
+        leet |= ((before & P_LEET) != 0) & ((flags & P_LETTER) != 0);
+        separators += (flags & P_JOINS) != 0;
+        out[i] = (char)(c | ((flags & P_UPPER) << 3)); /* P_UPPER << 3 == 32 */
+        last3 = (last3 << 8 | (unsigned char)out[i]) & 0xffffff;
+        rot |= last3 == ('r' << 16 | 'o' << 8 | 't');
+        before = flags;
+    }
+    if (control || (spacing && has_spaced_run(s, n)))
+        goto undecided;
+    for (Py_ssize_t i = 0; rot && i + 2 < n; i++) {
+        if (out[i] != 'r' || out[i + 1] != 'o' || out[i + 2] != 't')
+            continue;
+        Py_ssize_t k = i + 3;
+        if (k < n && out[k] == '1')
+            goto undecided;
+        if (k + 1 < n && out[k] == '-' && out[k + 1] == '1')
+            goto undecided;
+        while (k < n && (out[k] == ' ' || (out[k] >= '\t' && out[k] <= '\r')))
+            k++;
+        if (k > i + 3 && k + 1 < n && out[k] == '1' && out[k + 1] == '3')
+            goto undecided;
+    }
+#define LOWER_AT(k) (out[k] >= 'a' && out[k] <= 'z')
+#define JOINS(i) (SEPARATOR(out[i]) && i > 0 && i + 1 < n && LOWER_AT(i - 1) && LOWER_AT(i + 1))
+#define SEPARATOR(c) ((c) == '-' || (c) == '_' || (c) == '.' || (c) == '*')
+    Py_ssize_t kept = n;
+    for (Py_ssize_t i = 0; separators > 0 && i < n; i++)
+        kept -= JOINS(i);
+    if (kept == n) {
+        joined = low;
+        Py_INCREF(joined);
+    } else {
+        joined = PyBytes_FromStringAndSize(NULL, kept);
+        if (joined == NULL)
+            goto undecided;
+        char *j = PyBytes_AS_STRING(joined);
+        for (Py_ssize_t i = 0, w = 0; i < n; i++) {
+            if (!JOINS(i))
+                j[w++] = out[i];
+        }
+    }
+#undef LOWER_AT
+#undef JOINS
+#undef SEPARATOR
+    if (leet && has_leet_trigger(PyBytes_AS_STRING(joined), PyBytes_GET_SIZE(joined)))
+        goto undecided;
+    PyMem_Free(typeset);
+    return Py_BuildValue("(NNO)", low, joined, b64 ? Py_True : Py_False);
+undecided:
+    Py_CLEAR(low);
+    Py_CLEAR(joined);
+done:
+    PyMem_Free(typeset);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+/* model_text(text, typeset) -> str | None: model.model_text() of a text whose characters
+ * beyond ASCII are all keys of ``typeset`` (normalisation's _TYPESET: code point -> what
+ * normalise() reads): those characters written so, lower-cased, control characters
+ * (model._CONTROL: those below a space but tab, line feed and carriage return, and DEL)
+ * left out; None for any other text. */
+static PyObject *
+model_text(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyDict_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "model_text() takes a str and the typeset dict");
+        return NULL;
+    }
+    Py_ssize_t n;
+    const char *s;
+    char *typeset = NULL;
+    if (PyUnicode_IS_ASCII(args[0])) {
+        s = (const char *)PyUnicode_1BYTE_DATA(args[0]);
+        n = PyUnicode_GET_LENGTH(args[0]);
+    } else {
+        s = typeset = typeset_ascii(args[0], args[1], &n);
+        if (s == NULL) {
+            if (PyErr_Occurred())
+                return NULL;
+            Py_RETURN_NONE;
+        }
+    }
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        kept += !(plain_flags[(unsigned char)s[i]] & P_CONTROL);
+    PyObject *out = PyUnicode_New(kept, 127);
+    if (out != NULL) {
+        Py_UCS1 *o = PyUnicode_1BYTE_DATA(out);
+        for (Py_ssize_t i = 0, w = 0; i < n; i++) {
+            unsigned char c = (unsigned char)s[i];
+            if (!(plain_flags[c] & P_CONTROL))
+                o[w++] = (Py_UCS1)(c | ((plain_flags[c] & P_UPPER) << 3));
+        }
+    }
+    PyMem_Free(typeset);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"ascii_words", ascii_words, METH_O, "evidence.tokens_of() of one ASCII text."},
     {"spaced_run", spaced_run, METH_O, "Whether normalisation._SPACED matches the ASCII text."},
     {"copy_triggers", (PyCFunction)(void (*)(void))copy_triggers, METH_FASTCALL,
      "Whether normalisation.copies() may copy the ASCII text beyond its normal form."},
+    {"plain", (PyCFunction)(void (*)(void))plain, METH_FASTCALL,
+     "normalisation.plain_bytes() of a text without the pre-check's triggers."},
+    {"model_text", (PyCFunction)(void (*)(void))model_text, METH_FASTCALL,
+     "model.model_text() of ASCII or typeset text."},
     {NULL, NULL, 0, NULL},
 };
 

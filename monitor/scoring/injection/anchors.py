@@ -84,6 +84,8 @@ ANCHORS: dict[str, tuple[str, ...]] = {
         "with from at",
         "begin+with begin+from begin+at beginning+with beginning+from beginning+at start+with "
         "start+from start+at starting+with starting+from starting+at",
+        "you+are you're your+instructions i+am system* instructions* the+first the+very+first "
+        "the+beginning the+top the+initial",
     ),
     "j_dan_now": ("anything", "do+anything+now"),
     "j_devmode": ("developer dev", "mode*"),
@@ -99,6 +101,14 @@ ANCHORS: dict[str, tuple[str, ...]] = {
     "d_role_cmd": (
         "system assistant admin administrator developer root operator sys ai bot model",
         ":+",
+        # the colon right after the role or the word that qualifies it ("system note:")
+        "system: system+: assistant: assistant+: admin: admin+: administrator: "
+        "administrator+: developer: developer+: root: root+: operator: operator+: sys: "
+        "sys+: ai: ai+: bot: bot+: model: model+: message: message+: prompt: prompt+: "
+        "instruction: instruction+: instructions: instructions+: override: override+: "
+        "note: note+: notice: notice+: directive: directive+: command: command+: update: "
+        "update+: alert: alert+: mode: mode+: response: response+: announcement: "
+        "announcement+: warning: warning+:",
     ),
     "d_comment": (
         "system assistant ignore instruction instructions prompt model llm override disregard "
@@ -134,6 +144,13 @@ ANCHORS: dict[str, tuple[str, ...]] = {
     "b_allowed": (
         "able allowed permitted authorized authorised free cleared approved encouraged",
         "break ignore bypass violate disregard override skip circumvent forget",
+        " ".join(
+            f"{allowed}+to+{verb}"
+            for allowed in "able allowed permitted authorized authorised free cleared approved "
+            "encouraged".split()
+            for verb in "break ignore bypass violate disregard override skip circumvent "
+            "forget".split()
+        ),
     ),
     "b_lifted": (
         "rules restrictions filters filter guidelines policy policies guardrails protocols "
@@ -156,12 +173,24 @@ ANCHORS: dict[str, tuple[str, ...]] = {
         "output print reveal include append insert add send recommend visit direct redirect "
         "inform stop override",
     ),
-    "i_if_you_are": ("if", "agent ai assistant bot chatbot gpt language large llm model"),
+    "i_if_you_are": (
+        "if",
+        "agent ai assistant bot chatbot gpt language large llm model",
+        "if+you+are",
+    ),
     "i_note_to": (
         "attention directive important instruction instructions message note reminder",
         _AI,
     ),
-    "i_user_q": ("user users", "ignore disregard forget skip do don"),
+    "i_user_q": (
+        "user users",
+        "ignore disregard forget skip do don",
+        " ".join(
+            f"{user}+{what}"
+            for user in ("user", "user's", "users", "user'")
+            for what in "question query request prompt message input instructions".split()
+        ),
+    ),
     "i_tell_user": ("advise ask convince inform instruct tell urge", "user"),
     "i_instead": ("instead", "answer output print reply respond say write"),
     "i_when_asked": (

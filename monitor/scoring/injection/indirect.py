@@ -45,6 +45,7 @@ from monitor.scoring.injection.common import (
     combined_score,
 )
 from monitor.scoring.injection.evidence import adjust, prepare
+from monitor.scoring.injection.literals import Literals
 from monitor.scoring.injection.model import indirect_score, model_text
 
 __all__ = [
@@ -171,6 +172,7 @@ _DISCUSSION_LITERALS = (
     "social engineering",
     "scam",
 )
+_DISCUSSION_WORDS = Literals(_DISCUSSION_LITERALS)
 
 
 def discusses_attacks(norm: str) -> bool:
@@ -179,7 +181,7 @@ def discusses_attacks(norm: str) -> bool:
     >>> discusses_attacks("report such messages to security"), discusses_attacks("scampi")
     (True, False)
     """
-    return any(map(norm.__contains__, _DISCUSSION_LITERALS)) and bool(_DISCUSSION.search(norm))
+    return _DISCUSSION_WORDS.any_in(norm) and bool(_DISCUSSION.search(norm))
 
 
 def _damp_discussion(evidence: Evidence, norm: str) -> None:

@@ -7,7 +7,9 @@ loops that dominated the detector's time on ASCII text:
 - ``ascii_words``: the word set of the pattern stage (:func:`.evidence.tokens_of`;
   Python: :func:`.evidence.python_words`);
 - ``spaced_run`` and ``copy_triggers``: whether :func:`.normalisation.copies` can make a
-  letter-spacing copy, or any copy (Python: the checks they stand in front of).
+  letter-spacing copy, or any copy (Python: the checks they stand in front of);
+- ``plain``: :func:`.normalisation.plain_bytes` of a text without any of its triggers
+  (Python: the rest of that function, which also runs when the text may have one).
 
 Each gives what its Python version gives, which runs when :data:`KERNEL` is None (a
 machine without a C compiler) and for other text; ``tests/scoring/test_injection_kernel.py``

@@ -66,6 +66,7 @@ from operator import add
 from typing import TYPE_CHECKING, cast
 
 from monitor.scoring.injection.kernel import KERNEL
+from monitor.scoring.injection.normalisation import TYPESET, normalise_unicode, typeset_as_ascii
 
 if TYPE_CHECKING:
     from monitor.scoring.injection._kernel import Table
@@ -260,9 +261,10 @@ def model_text(text: str) -> str:
     >>> model_text("\u201cIgnore\u201d \u2014 them")
     '"ignore" - them'
     """
+    fast = None if KERNEL is None else KERNEL.model_text(text, TYPESET)
+    if fast is not None:
+        return fast  # ASCII or typeset text, in one pass in C
     if not text.isascii():
-        from monitor.scoring.injection.normalisation import normalise_unicode, typeset_as_ascii
-
         typeset = typeset_as_ascii(text)
         if typeset is None:
             return normalise_unicode(text)

@@ -37,6 +37,7 @@ from typing import NamedTuple
 from monitor.scoring.injection.kernel import KERNEL
 
 __all__ = [
+    "TYPESET",
     "Copies",
     "copies",
     "normalise",
@@ -324,6 +325,8 @@ _NOT_TYPOGRAPHIC = re.compile("[^\x00-\x7f" + "".join(map(chr, _TYPOGRAPHIC)) + 
 # for the model's tokens: "°" stays a symbol of its own, as normalise() leaves it
 _TYPESET_PAIRS = tuple((ch, to) for ch, to in _TYPOGRAPHIC_PAIRS if ch != "\u00b0")
 _NOT_TYPESET = re.compile("[^\x00-\x7f" + "".join(ch for ch, _ in _TYPESET_PAIRS) + "]")
+TYPESET = {ord(ch): to for ch, to in _TYPESET_PAIRS}
+"""What :func:`typeset_as_ascii` writes for each character beyond ASCII, by code point."""
 
 
 def typeset_as_ascii(text: str) -> str | None:
@@ -359,6 +362,10 @@ def plain_bytes(text: str) -> tuple[bytes, bytes] | None:
     >>> plain_bytes("i g n o r e it") is None
     True
     """
+    fast = None if KERNEL is None else KERNEL.plain(text, _TYPOGRAPHIC)
+    if fast is not None:  # no trigger but maybe base64 (in C; the rest is for the others)
+        low, joined, b64 = fast
+        return None if b64 and _decoded_blobs(text) else (low, joined)
     if not text.isascii():
         # typographic quotes, dashes, ellipses and no-break spaces (common in real prose)
         # become what normalise() makes of them; any other non-ASCII character: None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import islice
 from typing import Final
 
@@ -108,13 +108,33 @@ def _seed_unicode(seed: list[str], ctx: str) -> bool | None:
     return False
 
 
+def _grams(words: Sequence[object]) -> Iterator[tuple[object, ...]]:
+    return zip(*(words[j:] for j in range(VERBATIM_GRAM)), strict=False)
+
+
+_IN_ANSWER_RUN = re.compile(rb"\x01{%d,}" % VERBATIM_GRAM)
+
+
+def _context_grams(
+    answer: Sequence[object], ctx_words: Sequence[object]
+) -> set[tuple[object, ...]]:
+    """The context's VERBATIM_GRAM-grams that can be answer grams: those whose every word
+    is an answer word (the others cannot match one, and building them was most of the cost
+    on a long context)."""
+    in_answer = bytes(map(set(answer).__contains__, ctx_words))
+    grams: set[tuple[object, ...]] = set()
+    for run in _IN_ANSWER_RUN.finditer(in_answer):
+        grams.update(_grams(ctx_words[run.start() : run.end()]))
+    return grams
+
+
 def _copied_runs(answer: Sequence[object], ctx_words: Sequence[object]) -> list[tuple[int, int]]:
     """``[first, last]`` answer word indices of runs of at least MIN_VERBATIM_WORDS words
     whose every VERBATIM_GRAM-gram occurs in ``ctx_words``; runs that overlap are merged,
     so the runs are disjoint and ascending."""
     k = VERBATIM_GRAM
-    grams = set(zip(*(ctx_words[j:] for j in range(k)), strict=False))
-    hits = [g in grams for g in zip(*(answer[j:] for j in range(k)), strict=False)]
+    grams = _context_grams(answer, ctx_words)
+    hits = [g in grams for g in _grams(answer)]
     runs: list[tuple[int, int]] = []
     i = 0
     while i < len(hits):
