@@ -66,7 +66,18 @@ ANCHORS: dict[str, tuple[str, ...]] = {
     "o_core_after": (_CORE, _INSTR, _CORE_PHRASES),
     "o_your": (_CORE, _INSTR, _CORE_PHRASES),
     "o_above": (_CORE, "above before previously earlier so until up prior", _CORE_PHRASES),
-    "o_told": (_CORE, _CORE_PHRASES),
+    "o_told": (
+        _CORE,
+        _CORE_PHRASES,
+        # the override's last word, then what it dismisses ("ignore everything ...")
+        " ".join(
+            f"{last}+{what}"
+            for last in "ignore ignoring ignored disregard disregarding forget forgetting "
+            "nevermind mind neglect dismiss discard abandon disobey unlearn overlook to with "
+            "follow obey following obeying behind aside away out of".split()
+            for what in "about everything all anything what whatever".split()
+        ),
+    ),
     "o_amb": (
         "override overriding overwrite skip drop cancel delete remove clear reset erase scrap "
         "scratch toss ditch revoke void nullify bypass circumvent replace wipe purge suspend",
@@ -78,6 +89,13 @@ ANCHORS: dict[str, tuple[str, ...]] = {
         "do don never stop no quit",
         "instructions* rules* guidelines* programming* prompt* polic* directives* training* "
         "restrictions* developers* creators*",
+        # the refusal and its verb together ("stop following", "never obey")
+        "do+not don't no+longer "
+        + " ".join(
+            f"{refusal}+{verb}"
+            for refusal in ("never", "stop", "quit")
+            for verb in "ever follow obey listen adhere comply apply respect heed stick".split()
+        ),
     ),
     "p_start": (
         "begin beginning start starting",
@@ -119,6 +137,13 @@ ANCHORS: dict[str, tuple[str, ...]] = {
         "role from speaker author sender",
         "system developer assistant admin tool model",
         ":",
+        # the quoted value ("system", 'tool')
+        " ".join(
+            f"{left}{value}{right}"
+            for value in "system developer assistant admin tool model".split()
+            for left in "\"'"
+            for right in "\"'"
+        ),
     ),
     "d_new_system": (
         "new updated real actual true override replacement system admin developer safety "
@@ -132,7 +157,11 @@ ANCHORS: dict[str, tuple[str, ...]] = {
         "mode+granted access+enabled access+activated access+on access+engaged access+unlocked "
         "access+granted admin+mode sudo+mode root+mode debug+mode god+mode superuser+mode",
     ),
-    "r_nolonger": ("longer", "no+longer"),
+    "r_nolonger": (
+        "longer",
+        "no+longer",
+        "are+no+longer you're+no+longer be+no+longer become+no+longer",
+    ),
     "r_forget_you": ("forget ignore disregard",),
     "r_change_role": (
         "change switch update set modify alter reset",
