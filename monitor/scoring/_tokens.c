@@ -8,7 +8,8 @@
  *   are read here; for any other text it returns None and Python tokenises it;
  * - trigram_keys(tokens) and trigram_overlap(...): how many distinct word trigrams two
  *   texts share, len(tokens.trigram_set(a) & tokens.trigram_set(b)), from compact sorted
- *   records instead of sets of strings (see Gram).
+ *   records instead of sets of strings (see Gram);
+ * - word_count(text): len(text.split()), the event's context size in words.
  *
  * Built by setup.py as monitor.scoring._tokens (optional: tokens.py falls back to Python). */
 #define PY_SSIZE_T_CLEAN
@@ -385,11 +386,34 @@ trigram_overlap(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return PyLong_FromSsize_t(common);
 }
 
+/* word_count(text) -> int: len(text.split()), the runs of characters that are not
+ * whitespace (Py_UNICODE_ISSPACE, the test str.split() makes), without building them. */
+static PyObject *
+word_count(PyObject *module, PyObject *text)
+{
+    (void)module;
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "word_count() needs a str");
+        return NULL;
+    }
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), words = 0;
+    int in_word = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int space = Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i));
+        words += !space && !in_word;
+        in_word = !space;
+    }
+    return PyLong_FromSsize_t(words);
+}
+
 static PyMethodDef methods[] = {
     {"tokens", tokens, METH_O, "tokens.tokenize() of a text, or None (left to Python)."},
     {"trigram_keys", trigram_keys, METH_O, "The sorted records of a token list's trigrams."},
     {"trigram_overlap", (PyCFunction)(void (*)(void))trigram_overlap, METH_FASTCALL,
      "How many distinct trigrams two texts share (keys and tokens of each)."},
+    {"word_count", word_count, METH_O, "len(text.split()), without the words."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -176,8 +176,7 @@ def _pair_facts(
                     facts = pairs.get(other)
             if facts is None:
                 b = analyses[j]
-                terms, products = _common_terms(a.content_counts, b.content_counts)
-                facts = (_overlap(a, b), terms, products)
+                facts = (_overlap(a, b), *_common_terms(a.content_counts, b.content_counts))
                 if cache is not None:
                     cache.add_pair(text, other, facts)
             out.append(facts)

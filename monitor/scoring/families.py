@@ -37,6 +37,7 @@ from monitor.scoring.score_scale import (
     resolve_scales,
     scale_warning,
 )
+from monitor.scoring.tokens import word_count
 
 __all__ = ["FAMILIES", "Family", "ScoringInput"]
 
@@ -76,9 +77,9 @@ class ScoringInput:
 def _word_count(text: str) -> int:
     entry = chunk_cache().entry(text)
     if entry is None:
-        return len(text.split())
+        return word_count(text)
     if entry.words < 0:
-        entry.words = len(text.split())
+        entry.words = word_count(text)
     return entry.words
 
 

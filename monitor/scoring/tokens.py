@@ -30,6 +30,7 @@ __all__ = [
     "tokenize",
     "trigram_keys",
     "trigram_set",
+    "word_count",
 ]
 
 GRAM_BYTES = 16
@@ -108,6 +109,15 @@ def shared_trigrams(keys_a: bytes, tokens_a: list[str], keys_b: bytes, tokens_b:
     equal strings)."""
     assert _KERNEL is not None, "trigram keys come from the kernel"
     return _KERNEL.trigram_overlap(keys_a, tokens_a, keys_b, tokens_b)
+
+
+def word_count(text: str) -> int:
+    """``len(text.split())``, counted in C where the kernel is built (no word is made).
+
+    >>> word_count("  two\\u00a0words\\n"), word_count("")
+    (2, 0)
+    """
+    return len(text.split()) if _KERNEL is None else _KERNEL.word_count(text)
 
 
 def token_spans(text: str) -> list[tuple[int, int]]:

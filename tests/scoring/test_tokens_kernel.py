@@ -145,3 +145,14 @@ def test_short_ascii_tokens_are_shared_and_the_table_refills() -> None:
         assert _KERNEL.tokens(text) == words[start : start + 7_000]
     long = "y" * 200
     assert _KERNEL.tokens(f"{long} {long}") == [long, long]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.text(
+        alphabet=st.sampled_from([*"ab \t\n\x0b\x1c\x85\u00a0\u2003\u3000z\u00e9"]), max_size=30
+    )
+)
+def test_word_count_is_the_split_count(text: str) -> None:
+    assert _KERNEL.word_count(text) == len(text.split())
+    assert tokens.word_count(text) == len(text.split())
