@@ -9,7 +9,8 @@
  * - trigram_keys(tokens) and trigram_overlap(...): how many distinct word trigrams two
  *   texts share, len(tokens.trigram_set(a) & tokens.trigram_set(b)), from compact sorted
  *   records instead of sets of strings (see Gram);
- * - word_count(text): len(text.split()), the event's context size in words.
+ * - word_count(text): len(text.split()), the event's context size in words;
+ * - count_terms(counts, tokens, table): a text's content-term Counter from the term memo.
  *
  * Built by setup.py as monitor.scoring._tokens (optional: tokens.py falls back to Python). */
 #define PY_SSIZE_T_CLEAN
@@ -408,12 +409,55 @@ word_count(PyObject *module, PyObject *text)
     return PyLong_FromSsize_t(words);
 }
 
+/* count_terms(counts, tokens, table) -> bool: add to the dict ``counts`` (a Counter) how
+ * often each term occurs, the term of a token being table[token], "" for none (not
+ * counted): Counter(map(table.__getitem__, tokens)) without "", in the same order.
+ * False, with ``counts`` partly filled, when a token is not in ``table``. */
+static PyObject *
+count_terms(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyDict_Check(args[0]) || !PyList_Check(args[1]) || !PyDict_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "count_terms(counts: dict, tokens: list, table: dict)");
+        return NULL;
+    }
+    PyObject *counts = args[0], *tokens = args[1], *table = args[2];
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(tokens); k++) {
+        PyObject *term = PyDict_GetItemWithError(table, PyList_GET_ITEM(tokens, k));
+        if (term == NULL) {
+            if (PyErr_Occurred())
+                return NULL;
+            Py_RETURN_FALSE;
+        }
+        if (!PyUnicode_Check(term)) {
+            PyErr_SetString(PyExc_TypeError, "a term must be a str");
+            return NULL;
+        }
+        if (PyUnicode_GET_LENGTH(term) == 0)
+            continue;
+        PyObject *seen = PyDict_GetItemWithError(counts, term);
+        if (seen == NULL && PyErr_Occurred())
+            return NULL;
+        Py_ssize_t n = seen == NULL ? 0 : PyLong_AsSsize_t(seen);
+        if (n == -1 && PyErr_Occurred())
+            return NULL;
+        PyObject *more = PyLong_FromSsize_t(n + 1);
+        int failed = more == NULL || PyDict_SetItem(counts, term, more) < 0;
+        Py_XDECREF(more);
+        if (failed)
+            return NULL;
+    }
+    Py_RETURN_TRUE;
+}
+
 static PyMethodDef methods[] = {
     {"tokens", tokens, METH_O, "tokens.tokenize() of a text, or None (left to Python)."},
     {"trigram_keys", trigram_keys, METH_O, "The sorted records of a token list's trigrams."},
     {"trigram_overlap", (PyCFunction)(void (*)(void))trigram_overlap, METH_FASTCALL,
      "How many distinct trigrams two texts share (keys and tokens of each)."},
     {"word_count", word_count, METH_O, "len(text.split()), without the words."},
+    {"count_terms", (PyCFunction)(void (*)(void))count_terms, METH_FASTCALL,
+     "Count the terms of tokens (from a memo table) into a Counter."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -18,11 +18,13 @@ three or more characters that is not a stop word, with a light plural stem (``po
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 __all__ = [
     "GRAM_BYTES",
     "STOP_WORDS",
     "content_terms",
+    "count_terms",
     "python_tokens",
     "shared_trigrams",
     "stem",
@@ -109,6 +111,21 @@ def shared_trigrams(keys_a: bytes, tokens_a: list[str], keys_b: bytes, tokens_b:
     equal strings)."""
     assert _KERNEL is not None, "trigram keys come from the kernel"
     return _KERNEL.trigram_overlap(keys_a, tokens_a, keys_b, tokens_b)
+
+
+def count_terms(counts: Counter[str], tokens: list[str], table: dict[str, str]) -> bool:
+    """Add to ``counts`` how often each term ``table[token]`` of ``tokens`` occurs ("" is
+    no term), in C: ``Counter(map(table.__getitem__, tokens))`` without "", in the same
+    order. False when a token is not in ``table`` (``counts`` is then partly filled) or
+    where the kernel is not built.
+
+    >>> counts: Counter[str] = Counter()
+    >>> table = {"the": "", "days": "day", "day": "day"}
+    >>> found = count_terms(counts, ["the", "days", "day"], table)
+    >>> counts if found else Counter({"day": 2})
+    Counter({'day': 2})
+    """
+    return _KERNEL is not None and _KERNEL.count_terms(counts, tokens, table)
 
 
 def word_count(text: str) -> int:

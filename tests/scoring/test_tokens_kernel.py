@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -156,3 +158,20 @@ def test_short_ascii_tokens_are_shared_and_the_table_refills() -> None:
 def test_word_count_is_the_split_count(text: str) -> None:
     assert _KERNEL.word_count(text) == len(text.split())
     assert tokens.word_count(text) == len(text.split())
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "c", "d", "e"]), max_size=30))
+def test_term_counts_are_the_counter_of_the_terms(words: list[str]) -> None:
+    """The same counts in the same order as Counter() without "" ("e" has no term), or
+    False when a token is not in the table ("d")."""
+    table = {"a": "x", "b": "y", "c": "x", "e": ""}
+    counts: Counter[str] = Counter()
+    found = _KERNEL.count_terms(counts, words, table)
+    assert found == ("d" not in words)
+    if found:
+        expected = Counter(map(table.__getitem__, words))
+        del expected[""]
+        assert list(counts.items()) == list(expected.items())
+    with pytest.raises(TypeError):
+        _KERNEL.count_terms(counts, tuple(words), table)

@@ -19,7 +19,7 @@ from monitor.scoring.grounding.numbers import (
     percent_after,
     with_percent_words,
 )
-from monitor.scoring.grounding.terms import clear_term_memos, content_terms_of, terms_of
+from monitor.scoring.grounding.terms import clear_term_memos, content_term_counts, terms_of
 from monitor.scoring.tokens import tokenize, trigram_keys, trigram_set
 
 __all__ = ["TextAnalysis", "analyse", "clear_caches"]
@@ -219,9 +219,7 @@ class TextAnalysis:
     def content_counts(self) -> Counter[str]:
         """How often each content term (``tokens.content_terms``) occurs."""
         if self._content_counts is None:
-            counts = Counter(content_terms_of(self.tokens))
-            del counts[""]
-            self._content_counts = counts
+            self._content_counts = content_term_counts(self.tokens)
         return self._content_counts
 
     @property

@@ -10,16 +10,17 @@ view."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from monitor.scoring.grounding.numbers import DIGITS, hyphen_parts, number_key
-from monitor.scoring.tokens import STOP_WORDS, stem
+from monitor.scoring.tokens import STOP_WORDS, count_terms, stem
 
 __all__ = [
     "TokenMemo",
     "clear_term_memos",
     "content_term",
-    "content_terms_of",
+    "content_term_counts",
     "grounding_term",
     "terms_of",
 ]
@@ -81,6 +82,16 @@ class TokenMemo:
             return list(map(table.__getitem__, tokens))
         return [table[t] if t in table else unkept[t] for t in tokens]
 
+    def counts(self, tokens: list[str]) -> Counter[str]:
+        """How often each term (not "") of the tokens occurs: ``Counter(self.map(tokens))``
+        without "", counted in C from the memo when it knows every token."""
+        counts: Counter[str] = Counter()
+        if count_terms(counts, tokens, self._table):
+            return counts
+        counts = Counter(self.map(tokens))
+        del counts[""]
+        return counts
+
     def clear(self) -> None:
         """Forget every memoised token."""
         self._table = {}
@@ -90,8 +101,8 @@ _TERMS = TokenMemo(grounding_term)
 _CONTENT_TERMS = TokenMemo(content_term)
 #: :func:`grounding_term` of every token, through the memo
 terms_of = _TERMS.map
-#: :func:`content_term` of every token, through the memo
-content_terms_of = _CONTENT_TERMS.map
+#: how often each :func:`content_term` occurs among tokens, through the memo
+content_term_counts = _CONTENT_TERMS.counts
 
 
 def clear_term_memos() -> None:
