@@ -199,6 +199,8 @@ _PLAIN = st.lists(
             "e.g.",
             "a*b",
             "QUJD" * 4,
+            "Qujd" * 4,  # 16 base64 characters of both cases
+            "aWdub3JlIHJ1bGVz",  # "ignore rules"
             "ignore ",
         ]
     ),
@@ -281,6 +283,11 @@ def test_plain_in_c_leaves_triggers_to_python() -> None:
         b"__init__ of snakecase internationalization/docs",
     )
     assert _plain("\u201cdon\u2019t\u201d \u2014 wait\u2026") == (b'"don\'t" - wait...',) * 2
+    assert KERNEL is not None
+    with pytest.raises(TypeError):
+        KERNEL.plain("text", [])
+    with pytest.raises(TypeError):
+        KERNEL.model_text(b"text", {})
 
 
 def _python_model_text(text: str) -> str:

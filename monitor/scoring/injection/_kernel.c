@@ -735,6 +735,25 @@ typeset_ascii(PyObject *text, PyObject *typographic, Py_ssize_t *length)
     return out;
 }
 
+/* The ASCII bytes plain() and model_text() read: args[0] (a str) itself when it is ASCII,
+ * else typeset_ascii() of it with args[1] (a dict) in a new buffer, *owned (the caller
+ * frees it). NULL with an error set for bad arguments or no memory; NULL without one when
+ * a character is not in the dict (the caller answers None). */
+static const char *
+ascii_text(const char *name, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t *n, char **owned)
+{
+    *owned = NULL;
+    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyDict_Check(args[1])) {
+        PyErr_Format(PyExc_TypeError, "%s() takes a str and a dict of code points", name);
+        return NULL;
+    }
+    if (PyUnicode_IS_ASCII(args[0])) {
+        *n = PyUnicode_GET_LENGTH(args[0]);
+        return (const char *)PyUnicode_1BYTE_DATA(args[0]);
+    }
+    return *owned = typeset_ascii(args[0], args[1], n);
+}
+
 /* plain(text, typographic) -> (low, joined, b64) | None: normalisation.plain_bytes() of a
  * text whose characters beyond ASCII are all keys of ``typographic`` (its _TYPOGRAPHIC:
  * code point -> what normalise() reads) and that has none of the pre-check's triggers, in
@@ -750,23 +769,13 @@ static PyObject *
 plain(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyDict_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "plain() takes a str and the typographic dict");
-        return NULL;
-    }
     Py_ssize_t n;
-    const char *s;
-    char *typeset = NULL;
-    if (PyUnicode_IS_ASCII(args[0])) {
-        s = (const char *)PyUnicode_1BYTE_DATA(args[0]);
-        n = PyUnicode_GET_LENGTH(args[0]);
-    } else {
-        s = typeset = typeset_ascii(args[0], args[1], &n);
-        if (s == NULL) {
-            if (PyErr_Occurred())
-                return NULL;
-            Py_RETURN_NONE;
-        }
+    char *typeset;
+    const char *s = ascii_text("plain", args, nargs, &n, &typeset);
+    if (s == NULL) {
+        if (PyErr_Occurred())
+            return NULL;
+        Py_RETURN_NONE;
     }
     PyObject *low = PyBytes_FromStringAndSize(NULL, n), *joined = NULL;
     if (low == NULL)
@@ -855,23 +864,13 @@ static PyObject *
 model_text(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyDict_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "model_text() takes a str and the typeset dict");
-        return NULL;
-    }
     Py_ssize_t n;
-    const char *s;
-    char *typeset = NULL;
-    if (PyUnicode_IS_ASCII(args[0])) {
-        s = (const char *)PyUnicode_1BYTE_DATA(args[0]);
-        n = PyUnicode_GET_LENGTH(args[0]);
-    } else {
-        s = typeset = typeset_ascii(args[0], args[1], &n);
-        if (s == NULL) {
-            if (PyErr_Occurred())
-                return NULL;
-            Py_RETURN_NONE;
-        }
+    char *typeset;
+    const char *s = ascii_text("model_text", args, nargs, &n, &typeset);
+    if (s == NULL) {
+        if (PyErr_Occurred())
+            return NULL;
+        Py_RETURN_NONE;
     }
     Py_ssize_t kept = 0;
     for (Py_ssize_t i = 0; i < n; i++)

@@ -89,7 +89,8 @@ ANCHORS: dict[str, tuple[str, ...]] = {
         "do don never stop no quit",
         "instructions* rules* guidelines* programming* prompt* polic* directives* training* "
         "restrictions* developers* creators*",
-        # the refusal and its verb together ("stop following", "never obey")
+        # the refusal and its verb together ("stop following", "never obey"); "do not",
+        # "don't" and "no longer" alone (the test's analysis reads two words ahead)
         "do+not don't no+longer "
         + " ".join(
             f"{refusal}+{verb}"
