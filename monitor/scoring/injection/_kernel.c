@@ -820,8 +820,9 @@ plain(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             goto undecided;
     }
 #define LOWER_AT(k) (out[k] >= 'a' && out[k] <= 'z')
-#define JOINS(i) (SEPARATOR(out[i]) && i > 0 && i + 1 < n && LOWER_AT(i - 1) && LOWER_AT(i + 1))
-#define SEPARATOR(c) ((c) == '-' || (c) == '_' || (c) == '.' || (c) == '*')
+#define JOINS(i)                                                                              \
+    ((plain_flags[(unsigned char)out[i]] & P_JOINS) && i > 0 && i + 1 < n && LOWER_AT(i - 1) && \
+     LOWER_AT(i + 1))
     Py_ssize_t kept = n;
     for (Py_ssize_t i = 0; separators > 0 && i < n; i++)
         kept -= JOINS(i);
@@ -840,7 +841,6 @@ plain(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
 #undef LOWER_AT
 #undef JOINS
-#undef SEPARATOR
     if (leet && has_leet_trigger(PyBytes_AS_STRING(joined), PyBytes_GET_SIZE(joined)))
         goto undecided;
     PyMem_Free(typeset);

@@ -34,12 +34,17 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-__all__ = ["AnchorScanner", "item_pattern", "scanner"]
+__all__ = ["AnchorScanner", "item_pattern", "literal_pattern", "scanner"]
 
 _SPACE = rb"\s+"
 
 
-def _literal(item: bytes) -> bytes:
+def literal_pattern(item: bytes) -> bytes:
+    """A Hyperscan pattern that matches ``item``'s bytes literally, each one escaped.
+
+    >>> literal_pattern(b"<|")
+    b'\\\\x3c\\\\x7c'
+    """
     return b"".join(b"\\x%02x" % byte for byte in item)
 
 
@@ -59,9 +64,9 @@ def item_pattern(item: str) -> bytes | None:
         return b"\\b%b\\b" % item.encode()
     found = item.removesuffix("*").encode()
     if b"+" not in found:
-        return _literal(found)
+        return literal_pattern(found)
     parts = found.split(b"+")
-    pattern = _SPACE.join(_literal(part) for part in parts)
+    pattern = _SPACE.join(literal_pattern(part) for part in parts)
     if not parts[0]:
         pattern = rb"\S" + pattern
     if not parts[-1]:

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from monitor.scoring.injection.anchor_scan import literal_pattern
+
 __all__ = ["Literals"]
 
 
@@ -39,7 +41,7 @@ class Literals:
                 return None
             db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
             db.compile(
-                expressions=[b"".join(b"\\x%02x" % c for c in s.encode()) for s in self._strings],
+                expressions=[literal_pattern(s.encode()) for s in self._strings],
                 ids=list(range(len(self._strings))),
                 elements=len(self._strings),
                 flags=[hyperscan.HS_FLAG_SINGLEMATCH] * len(self._strings),

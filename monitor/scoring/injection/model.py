@@ -261,9 +261,9 @@ def model_text(text: str) -> str:
     >>> model_text("\u201cIgnore\u201d \u2014 them")
     '"ignore" - them'
     """
-    fast = None if KERNEL is None else KERNEL.model_text(text, TYPESET)
-    if fast is not None:
-        return fast  # ASCII or typeset text, in one pass in C
+    if KERNEL is not None:  # ASCII or typeset text in one pass in C; None: any other text
+        fast = KERNEL.model_text(text, TYPESET)
+        return normalise_unicode(text) if fast is None else fast
     if not text.isascii():
         typeset = typeset_as_ascii(text)
         if typeset is None:
