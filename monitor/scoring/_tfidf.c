@@ -1,8 +1,9 @@
-/* The loops of context quality's TF-IDF redundancy (monitor/scoring/context_quality.py),
- * in C: each chunk's norm, the pairs' cosines and the terms a pair shares (common_terms),
- * with the same doubles as the Python loops, added in the same order, and each sum the
- * Python code takes with math.fsum summed exactly too, so the results are identical to
- * the last bit.
+/* Context quality's TF-IDF redundancy (monitor/scoring/context_quality.py) in C, for all
+ * the pairs of an event's chunks at once: each term is looked up once per chunk in one
+ * table of the event's terms (not once per pair), and the chunks' norms and the pairs'
+ * cosines are the same doubles as the Python loops', added in the same order, each sum the
+ * Python code takes with math.fsum summed exactly too, so the result is identical to the
+ * last bit.
  *
  * Built by setup.py as monitor.scoring._tfidf (optional: context_quality falls back to
  * its Python loop). Compiled without floating-point contraction (see setup.py): a fused
@@ -78,216 +79,205 @@ as_double(PyObject *value, double *out)
     return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
 }
 
-/* cosine_total(found, idf2, norms) -> float | None
- *
- * found: [(i, j, terms, products), ...], idf2: {term: float}, norms: [float, ...].
- * For each pair in order, dot = fsum(products[k] * idf2[terms[k]]) and
- * total += min(1.0, dot / (norms[i] * norms[j])), from total = 0.0. None when a value
- * is not finite (the Python loop then decides what happens). */
-static PyObject *
-cosine_total(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* A term of the event: its first chunk's dict key (borrowed), its hash, in how many
+ * chunks it is (df) and the first of its occurrences (a list through Occurrence.next). */
+typedef struct {
+    PyObject *term;
+    Py_hash_t hash;
+    Py_ssize_t df;
+    Py_ssize_t first, last;
+} Term;
+
+typedef struct {
+    Py_ssize_t chunk, next;
+    long long tf;
+} Occurrence;
+
+/* The event's terms: an open-addressing table of indices into terms (-1: empty). */
+typedef struct {
+    Term *terms;
+    Py_ssize_t *slots, mask, count;
+    Occurrence *seen;
+    Py_ssize_t n_seen;
+} Terms;
+
+/* The index of ``term`` in the table, added if new; -1 on error. */
+static Py_ssize_t
+term_index(Terms *t, PyObject *term)
 {
-    (void)module;
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "cosine_total(found, idf2, norms)");
-        return NULL;
+    Py_hash_t hash = PyObject_Hash(term);
+    if (hash == -1)
+        return -1;
+    Py_ssize_t s = (Py_ssize_t)((size_t)hash & (size_t)t->mask);
+    for (;; s = (s + 1) & t->mask) {
+        Py_ssize_t k = t->slots[s];
+        if (k < 0)
+            break;
+        Term *found = &t->terms[k];
+        if (found->term == term)
+            return k;
+        if (found->hash == hash) {
+            int eq = PyObject_RichCompareBool(found->term, term, Py_EQ);
+            if (eq < 0)
+                return -1;
+            if (eq)
+                return k;
+        }
     }
-    PyObject *found = args[0], *idf2 = args[1], *norms = args[2];
-    if (!PyList_Check(found) || !PyDict_Check(idf2) || !PyList_Check(norms)) {
-        PyErr_SetString(PyExc_TypeError, "cosine_total(list, dict, list)");
-        return NULL;
-    }
-    double total = 0.0;
-    for (Py_ssize_t f = 0; f < PyList_GET_SIZE(found); f++) {
-        PyObject *pair = PyList_GET_ITEM(found, f);
-        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 4) {
-            PyErr_SetString(PyExc_TypeError, "a pair is (i, j, terms, products)");
-            return NULL;
-        }
-        Py_ssize_t i = PyLong_AsSsize_t(PyTuple_GET_ITEM(pair, 0));
-        Py_ssize_t j = PyLong_AsSsize_t(PyTuple_GET_ITEM(pair, 1));
-        if ((i == -1 || j == -1) && PyErr_Occurred())
-            return NULL;
-        PyObject *terms = PyTuple_GET_ITEM(pair, 2), *products = PyTuple_GET_ITEM(pair, 3);
-        if (!PyTuple_Check(terms) || !PyTuple_Check(products)
-            || PyTuple_GET_SIZE(terms) != PyTuple_GET_SIZE(products) || i < 0 || j < 0
-            || i >= PyList_GET_SIZE(norms) || j >= PyList_GET_SIZE(norms)) {
-            PyErr_SetString(PyExc_ValueError, "a pair's indices or lengths do not fit");
-            return NULL;
-        }
-        ExactSum sum = {.n = 0, .failed = 0};
-        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(terms); k++) {
-            PyObject *term = PyTuple_GET_ITEM(terms, k);
-            PyObject *weight = PyDict_GetItemWithError(idf2, term);
-            if (weight == NULL) {
-                if (!PyErr_Occurred())
-                    PyErr_SetObject(PyExc_KeyError, term);
-                return NULL;
-            }
-            double w, p;
-            if (as_double(weight, &w) < 0 || as_double(PyTuple_GET_ITEM(products, k), &p) < 0)
-                return NULL;
-            exact_add(&sum, p * w);
-        }
-        double a, b;
-        if (as_double(PyList_GET_ITEM(norms, i), &a) < 0
-            || as_double(PyList_GET_ITEM(norms, j), &b) < 0)
-            return NULL;
-        if (sum.failed || !isfinite(a) || !isfinite(b))
-            Py_RETURN_NONE;
-        double denominator = a * b;
-        if (denominator == 0.0) {
-            PyErr_SetString(PyExc_ZeroDivisionError, "float division by zero");
-            return NULL;
-        }
-        double dot = exact_result(&sum);
-        if (!isfinite(dot))
-            Py_RETURN_NONE;
-        double cosine = dot / denominator;
-        total += cosine < 1.0 ? cosine : 1.0; /* min(1.0, cosine), NaN included */
-    }
-    return PyFloat_FromDouble(total);
+    Py_ssize_t k = t->count++;
+    t->slots[s] = k;
+    t->terms[k] = (Term){.term = term, .hash = hash, .df = 0, .first = -1, .last = -1};
+    return k;
 }
 
-/* norm(keys, counts, square_sum, idf2, single) -> float | None
+/* redundancy(counts, idf2_by_df, single) -> float | None
  *
- * One chunk's TF-IDF norm: sqrt(single * square_sum + extra), where extra is the exact sum
- * (math.fsum) over the terms t in both keys (a frozenset) and idf2 (a dict) of
- * counts[t] ** 2 * (idf2[t] - single). The smaller of the two is walked, the other looked
- * into; the order of the terms cannot change an exact sum. None for a count beyond 2 ** 31
- * or a value that is not finite (the Python code then decides). */
+ * The sum, over the pairs (i, j), i < j, in order, that share a term, of
+ * min(1.0, dot(i, j) / (norm(i) * norm(j))): context_quality's TF-IDF redundancy before
+ * its division by the number of pairs, for the chunks whose content-term Counters are
+ * ``counts``, in one pass over their terms instead of once per pair. ``idf2_by_df[d]`` is
+ * the squared idf of a term in ``d`` of the chunks (``d`` >= 2), ``single`` that of a term in
+ * one. As in the Python loops (_tfidf_total, _norm): dot(i, j) is the exact sum (math.fsum)
+ * over the shared terms of float(tf_i * tf_j) * idf2; norm(i) is
+ * sqrt(single * square_sum + extra), square_sum the sum of i's tf ** 2 and extra the exact
+ * sum over i's terms in two chunks or more of float(tf ** 2) * (idf2 - single); so the
+ * result is identical to the last bit. None for a count that is negative or beyond 2 ** 31
+ * or a value that is not finite (the Python loops then decide). */
 static PyObject *
-norm(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+redundancy(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "norm(keys, counts, square_sum, idf2, single)");
+    if (nargs != 3 || !PyList_Check(args[0]) || !PyList_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "redundancy(counts: list, idf2_by_df: list, single)");
         return NULL;
     }
-    PyObject *keys = args[0], *counts = args[1], *idf2 = args[3];
-    if (!PyAnySet_Check(keys) || !PyDict_Check(counts) || !PyDict_Check(idf2)) {
-        PyErr_SetString(PyExc_TypeError, "norm(set, dict, int, dict, float)");
+    PyObject *counts = args[0], *weights = args[1];
+    Py_ssize_t n = PyList_GET_SIZE(counts), total_terms = 0;
+    double single;
+    if (as_double(args[2], &single) < 0)
+        return NULL;
+    if (PyList_GET_SIZE(weights) < n + 1) {
+        PyErr_SetString(PyExc_ValueError, "idf2_by_df needs a weight for every df up to n");
         return NULL;
     }
-    double square_sum, single;
-    if (as_double(args[2], &square_sum) < 0 || as_double(args[4], &single) < 0)
-        return NULL;
-    ExactSum sum = {.n = 0, .failed = 0};
-    int walk_keys = PySet_GET_SIZE(keys) <= PyDict_GET_SIZE(idf2);
-    PyObject *walked = walk_keys ? PyObject_GetIter(keys) : NULL;
-    if (walk_keys && walked == NULL)
-        return NULL;
-    Py_ssize_t pos = 0;
-    for (;;) {
-        PyObject *term, *weight;
-        if (walk_keys) {
-            term = PyIter_Next(walked);
-            if (term == NULL)
-                break;
-            Py_DECREF(term); /* the set still holds it */
-            weight = PyDict_GetItemWithError(idf2, term);
-            if (weight == NULL) {
-                if (PyErr_Occurred())
-                    goto error;
-                continue;
-            }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!PyDict_Check(PyList_GET_ITEM(counts, i))) {
+            PyErr_SetString(PyExc_TypeError, "counts must be dicts");
+            return NULL;
         }
-        else {
-            if (!PyDict_Next(idf2, &pos, &term, &weight))
-                break;
-            int in = PySet_Contains(keys, term);
-            if (in < 0)
-                goto error;
-            if (!in)
-                continue;
-        }
-        PyObject *count = PyDict_GetItemWithError(counts, term);
-        if (count == NULL) {
-            if (!PyErr_Occurred())
-                PyErr_SetObject(PyExc_KeyError, term);
-            goto error;
-        }
-        long long tf = PyLong_AsLongLong(count);
-        double w;
-        if ((tf == -1 && PyErr_Occurred()) || as_double(weight, &w) < 0)
-            goto error;
-        if (tf < 0 || tf >= (1LL << 31)) {
-            Py_XDECREF(walked);
-            Py_RETURN_NONE;
-        }
-        exact_add(&sum, (double)(tf * tf) * (w - single));
+        total_terms += PyDict_GET_SIZE(PyList_GET_ITEM(counts, i));
     }
-    if (PyErr_Occurred())
-        goto error;
-    Py_XDECREF(walked);
-    double extra = exact_result(&sum);
-    if (sum.failed || !isfinite(extra))
-        Py_RETURN_NONE;
-    return PyFloat_FromDouble(sqrt(single * square_sum + extra));
-error:
-    Py_XDECREF(walked);
-    return NULL;
-}
-
-/* common_terms(counts_a, counts_b) -> (terms, products)
- *
- * The terms two chunks share (the keys of both dicts, in the order of the smaller one)
- * and for each the product of its two counts: context_quality's pair facts, one pass
- * over the smaller dict with a lookup in the other (no intersection set, no products
- * list built in Python). */
-static PyObject *
-common_terms(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-    (void)module;
-    if (nargs != 2 || !PyDict_Check(args[0]) || !PyDict_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "common_terms(dict, dict)");
-        return NULL;
-    }
-    PyObject *small = args[0], *large = args[1];
-    int swapped = PyDict_GET_SIZE(small) > PyDict_GET_SIZE(large);
-    if (swapped) {
-        small = args[1];
-        large = args[0];
-    }
-    PyObject *terms = PyList_New(0), *products = PyList_New(0), *result = NULL;
-    if (terms == NULL || products == NULL)
+    Py_ssize_t capacity = 16;
+    while (capacity < 2 * total_terms)
+        capacity *= 2;
+    Py_ssize_t n_pairs = n * (n - 1) / 2;
+    Terms t = {.mask = capacity - 1, .count = 0, .n_seen = 0};
+    t.terms = PyMem_Malloc(sizeof(Term) * (size_t)(total_terms ? total_terms : 1));
+    t.slots = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)capacity);
+    t.seen = PyMem_Malloc(sizeof(Occurrence) * (size_t)(total_terms ? total_terms : 1));
+    ExactSum *dots = PyMem_Malloc(sizeof(ExactSum) * (size_t)(n_pairs ? n_pairs : 1));
+    double *square_sums = PyMem_Calloc((size_t)(n ? n : 1), sizeof(double));
+    ExactSum *extras = PyMem_Malloc(sizeof(ExactSum) * (size_t)(n ? n : 1));
+    char *shares = PyMem_Calloc((size_t)(n_pairs ? n_pairs : 1), 1);
+    PyObject *result = NULL;
+    if (!t.terms || !t.slots || !t.seen || !dots || !square_sums || !extras || !shares) {
+        PyErr_NoMemory();
         goto done;
-    Py_ssize_t pos = 0;
-    PyObject *term, *count;
-    while (PyDict_Next(small, &pos, &term, &count)) {
-        PyObject *other = PyDict_GetItemWithError(large, term);
-        if (other == NULL) {
-            if (PyErr_Occurred())
-                goto done;
-            continue;
-        }
-        PyObject *product = swapped ? PyNumber_Multiply(other, count)
-                                    : PyNumber_Multiply(count, other);
-        int failed = product == NULL || PyList_Append(terms, term) < 0 ||
-                     PyList_Append(products, product) < 0;
-        Py_XDECREF(product);
-        if (failed)
-            goto done;
     }
-    PyObject *terms_tuple = PyList_AsTuple(terms);
-    PyObject *products_tuple = terms_tuple == NULL ? NULL : PyList_AsTuple(products);
-    if (products_tuple != NULL)
-        result = PyTuple_Pack(2, terms_tuple, products_tuple);
-    Py_XDECREF(terms_tuple);
-    Py_XDECREF(products_tuple);
+    memset(t.slots, 0xff, sizeof(Py_ssize_t) * (size_t)capacity); /* -1: empty */
+    for (Py_ssize_t p = 0; p < n_pairs; p++)
+        dots[p] = (ExactSum){.n = 0, .failed = 0};
+    /* every occurrence of a term, chunk by chunk; the sums of squared counts */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        extras[i] = (ExactSum){.n = 0, .failed = 0};
+        long long square_sum = 0;
+        Py_ssize_t pos = 0;
+        PyObject *term, *count;
+        while (PyDict_Next(PyList_GET_ITEM(counts, i), &pos, &term, &count)) {
+            long long tf = PyLong_AsLongLong(count);
+            if (tf == -1 && PyErr_Occurred())
+                goto done;
+            if (tf < 0 || tf >= (1LL << 31) || square_sum > (1LL << 62) - tf * tf) {
+                result = Py_NewRef(Py_None);
+                goto done;
+            }
+            square_sum += tf * tf;
+            Py_ssize_t k = term_index(&t, term);
+            if (k < 0)
+                goto done;
+            Term *found = &t.terms[k];
+            Py_ssize_t o = t.n_seen++;
+            t.seen[o] = (Occurrence){.chunk = i, .next = -1, .tf = tf};
+            if (found->last < 0)
+                found->first = o;
+            else
+                t.seen[found->last].next = o;
+            found->last = o;
+            found->df++;
+        }
+        square_sums[i] = (double)square_sum;
+    }
+    /* each term in two chunks or more adds to those chunks' norms and to their pairs' dots */
+    for (Py_ssize_t k = 0; k < t.count; k++) {
+        Term *term = &t.terms[k];
+        if (term->df < 2)
+            continue;
+        double w;
+        if (as_double(PyList_GET_ITEM(weights, term->df), &w) < 0)
+            goto done;
+        for (Py_ssize_t a = term->first; a >= 0; a = t.seen[a].next) {
+            Occurrence *x = &t.seen[a];
+            exact_add(&extras[x->chunk], (double)(x->tf * x->tf) * (w - single));
+            for (Py_ssize_t b = x->next; b >= 0; b = t.seen[b].next) {
+                Occurrence *y = &t.seen[b]; /* x->chunk < y->chunk: chunks come in order */
+                Py_ssize_t p = x->chunk * n - x->chunk * (x->chunk + 1) / 2 + y->chunk - x->chunk - 1;
+                exact_add(&dots[p], (double)(x->tf * y->tf) * w);
+                shares[p] = 1;
+            }
+        }
+    }
+    for (Py_ssize_t i = 0; i < n; i++) { /* the norms, in square_sums' place */
+        double extra = exact_result(&extras[i]);
+        if (extras[i].failed || !isfinite(extra)) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        square_sums[i] = sqrt(single * square_sums[i] + extra);
+    }
+    double *norms = square_sums, total = 0.0;
+    for (Py_ssize_t i = 0, p = 0; i < n; i++) {
+        for (Py_ssize_t j = i + 1; j < n; j++, p++) {
+            if (!shares[p])
+                continue;
+            double dot = exact_result(&dots[p]);
+            if (dots[p].failed || !isfinite(dot) || !isfinite(norms[i]) || !isfinite(norms[j])) {
+                result = Py_NewRef(Py_None);
+                goto done;
+            }
+            double denominator = norms[i] * norms[j];
+            if (denominator == 0.0) {
+                PyErr_SetString(PyExc_ZeroDivisionError, "float division by zero");
+                goto done;
+            }
+            double cosine = dot / denominator;
+            total += cosine < 1.0 ? cosine : 1.0; /* min(1.0, cosine), NaN included */
+        }
+    }
+    result = PyFloat_FromDouble(total);
 done:
-    Py_XDECREF(terms);
-    Py_XDECREF(products);
+    PyMem_Free(t.terms);
+    PyMem_Free(t.slots);
+    PyMem_Free(t.seen);
+    PyMem_Free(dots);
+    PyMem_Free(square_sums);
+    PyMem_Free(extras);
+    PyMem_Free(shares);
     return result;
 }
 
 static PyMethodDef methods[] = {
-    {"cosine_total", (PyCFunction)(void (*)(void))cosine_total, METH_FASTCALL,
-     "The sum over pairs of min(1, fsum(products * idf2[terms]) / (norms[i] * norms[j]))."},
-    {"common_terms", (PyCFunction)(void (*)(void))common_terms, METH_FASTCALL,
-     "The terms two count dicts share, and their count products."},
-    {"norm", (PyCFunction)(void (*)(void))norm, METH_FASTCALL,
-     "One chunk's TF-IDF norm over the terms it shares with other chunks."},
+    {"redundancy", (PyCFunction)(void (*)(void))redundancy, METH_FASTCALL,
+     "The sum over the pairs of chunks that share a term of their TF-IDF cosines."},
     {NULL, NULL, 0, NULL},
 };
 

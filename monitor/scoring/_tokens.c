@@ -6,9 +6,9 @@
  *   of . , ' - ’ while another run follows. Texts whose characters beyond ASCII are all
  *   separators that lower-casing keeps (typeset quotes, dashes, ellipses, ...: real prose)
  *   are read here; for any other text it returns None and Python tokenises it;
- * - trigram_keys(tokens) and trigram_overlap(...): how many distinct word trigrams two
- *   texts share, len(tokens.trigram_set(a) & tokens.trigram_set(b)), from compact sorted
- *   records instead of sets of strings (see Gram);
+ * - trigram_keys(tokens) and shared_trigrams(...): how many distinct word trigrams each
+ *   pair of an event's texts shares, len(tokens.trigram_set(a) & tokens.trigram_set(b)),
+ *   from compact sorted records instead of sets of strings (see Gram);
  * - word_count(text): len(text.split()), the event's context size in words;
  * - count_terms(counts, tokens, table): a text's content-term Counter from the term memo.
  *
@@ -342,49 +342,82 @@ grams_of(PyObject *keys, PyObject *tokens, Py_ssize_t *count)
     return grams;
 }
 
-/* trigram_overlap(keys_a, tokens_a, keys_b, tokens_b) -> int: how many distinct trigrams
- * the two texts share (len(G(a) & G(b))). */
+/* One record in shared_trigrams()'s table of an event's records (text UINT32_MAX: empty). */
+typedef struct {
+    uint64_t key;
+    uint32_t text, pos;
+} Kept;
+
+/* shared_trigrams(keys, tokens) -> list[int]: for texts whose trigram_keys() are keys[i]
+ * and tokens tokens[i], how many distinct trigrams each pair (i, j), i < j, shares
+ * (len(G(i) & G(j))), pairs in order: (0, 1), (0, 2), ..., (n - 2, n - 1). Every record
+ * goes once into one table of the event's records, where it meets the records of the
+ * texts before it with its key (a text's records are distinct trigrams, so each shared
+ * trigram is counted once per pair), instead of one merge of two texts' records per pair. */
 static PyObject *
-trigram_overlap(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+shared_trigrams(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "trigram_overlap(keys_a, tokens_a, keys_b, tokens_b)");
+    if (nargs != 2 || !PyList_Check(args[0]) || !PyList_Check(args[1])
+        || PyList_GET_SIZE(args[0]) != PyList_GET_SIZE(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "shared_trigrams(keys: list, tokens: list), as long");
         return NULL;
     }
-    Py_ssize_t na, nb;
-    const Gram *a = grams_of(args[0], args[1], &na);
-    const Gram *b = a == NULL ? NULL : grams_of(args[2], args[3], &nb);
-    if (b == NULL)
+    PyObject *keys = args[0], *tokens = args[1];
+    Py_ssize_t n = PyList_GET_SIZE(keys), records = 0, count;
+    if (n >= (Py_ssize_t)UINT32_MAX) {
+        PyErr_SetString(PyExc_OverflowError, "too many texts");
         return NULL;
-    Py_ssize_t i = 0, j = 0, common = 0;
-    while (i < na && j < nb) {
-        if (a[i].key < b[j].key) {
-            i++;
-            continue;
-        }
-        if (b[j].key < a[i].key) {
-            j++;
-            continue;
-        }
-        uint64_t key = a[i].key;
-        Py_ssize_t j_end = j;
-        while (j_end < nb && b[j_end].key == key)
-            j_end++;
-        for (; i < na && a[i].key == key; i++) {
-            for (Py_ssize_t k = j; k < j_end; k++) {
-                int same = same_gram(args[1], a[i].pos, args[3], b[k].pos);
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (grams_of(PyList_GET_ITEM(keys, i), PyList_GET_ITEM(tokens, i), &count) == NULL)
+            return NULL;
+        records += count;
+    }
+    Py_ssize_t capacity = 16, n_pairs = n * (n - 1) / 2;
+    while (capacity < 2 * records)
+        capacity *= 2;
+    Kept *table = PyMem_Malloc(sizeof(Kept) * (size_t)capacity);
+    Py_ssize_t *common = PyMem_Calloc((size_t)(n_pairs ? n_pairs : 1), sizeof(Py_ssize_t));
+    PyObject *result = NULL;
+    if (table == NULL || common == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t s = 0; s < capacity; s++)
+        table[s].text = UINT32_MAX;
+    size_t mask = (size_t)capacity - 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *mine = PyList_GET_ITEM(tokens, i);
+        const Gram *grams = grams_of(PyList_GET_ITEM(keys, i), mine, &count);
+        for (Py_ssize_t k = 0; k < count; k++) {
+            size_t s = (size_t)grams[k].key & mask;
+            for (; table[s].text != UINT32_MAX; s = (s + 1) & mask) {
+                Kept *other = &table[s];
+                if (other->key != grams[k].key || other->text == (uint32_t)i)
+                    continue;
+                int same = same_gram(PyList_GET_ITEM(tokens, other->text), other->pos, mine,
+                                     grams[k].pos);
                 if (same < 0)
-                    return NULL;
-                if (same) {
-                    common++;
-                    break;
-                }
+                    goto done;
+                Py_ssize_t t = other->text;
+                common[t * n - t * (t + 1) / 2 + i - t - 1] += same;
             }
+            table[s] = (Kept){.key = grams[k].key, .text = (uint32_t)i, .pos = grams[k].pos};
         }
-        j = j_end;
     }
-    return PyLong_FromSsize_t(common);
+    result = PyList_New(n_pairs);
+    for (Py_ssize_t p = 0; result != NULL && p < n_pairs; p++) {
+        PyObject *value = PyLong_FromSsize_t(common[p]);
+        if (value == NULL)
+            Py_CLEAR(result);
+        else
+            PyList_SET_ITEM(result, p, value);
+    }
+done:
+    PyMem_Free(table);
+    PyMem_Free(common);
+    return result;
 }
 
 /* word_count(text) -> int: len(text.split()), the runs of characters that are not
@@ -453,8 +486,8 @@ count_terms(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 static PyMethodDef methods[] = {
     {"tokens", tokens, METH_O, "tokens.tokenize() of a text, or None (left to Python)."},
     {"trigram_keys", trigram_keys, METH_O, "The sorted records of a token list's trigrams."},
-    {"trigram_overlap", (PyCFunction)(void (*)(void))trigram_overlap, METH_FASTCALL,
-     "How many distinct trigrams two texts share (keys and tokens of each)."},
+    {"shared_trigrams", (PyCFunction)(void (*)(void))shared_trigrams, METH_FASTCALL,
+     "How many distinct trigrams each pair of texts shares (keys and tokens of each)."},
     {"word_count", word_count, METH_O, "len(text.split()), without the words."},
     {"count_terms", (PyCFunction)(void (*)(void))count_terms, METH_FASTCALL,
      "Count the terms of tokens (from a memo table) into a Counter."},

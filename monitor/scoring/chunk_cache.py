@@ -4,9 +4,8 @@ recently used cache keyed by the text's content, bounded in bytes.
 A popular passage is retrieved thousands of times; its tokens, terms, trigrams, TF-IDF
 counts (:class:`~monitor.scoring.grounding.TextAnalysis`), its indirect-injection result,
 spec 000's factual counts (and, for the rare join a date could span, the ASCII proxy
-they run on), its lower-case form (spec 000's context sufficiency), its word count and
-what it shares with the passages it was retrieved with (:data:`PairFacts`) are computed
-the first time and looked up afterwards. The key is the text itself (a hash table on the
+they run on), its lower-case form (spec 000's context sufficiency) and its word count are
+computed the first time and looked up afterwards. The key is the text itself (a hash table on the
 content's hash, confirmed by comparing the content), so two texts never share an entry
 and a hit returns exactly what a miss computes.
 
@@ -42,11 +41,8 @@ __all__ = [
     "BYTES_PER_CHAR",
     "DEFAULT_BUDGET_BYTES",
     "ENTRY_BYTES",
-    "PAIRS_PER_ENTRY",
-    "PAIR_BYTES",
     "ChunkCache",
     "ChunkEntry",
-    "PairFacts",
     "cached_part",
     "chunk_cache",
     "configure_chunk_cache",
@@ -71,16 +67,6 @@ ENTRY_BYTES = 2_048
 analysis of a short text."""
 
 
-PairFacts = tuple[float, tuple[str, ...], tuple[int, ...]]
-"""Two texts' trigram overlap, their common content terms and for each the product of its
-counts in the two (context quality)."""
-
-PAIRS_PER_ENTRY = 128
-PAIR_BYTES = 512
-"""A pair's charge besides its terms (48 bytes each, with their products) and the other
-text (which the pair keeps alive should its own entry go)."""
-
-
 class ChunkEntry:
     """What is known of one text: filled in by the scorers that need it."""
 
@@ -88,10 +74,8 @@ class ChunkEntry:
         "analysis",
         "ascii",
         "counts",
-        "extra_bytes",
         "indirect",
         "lower",
-        "pairs",
         "words",
     )
 
@@ -107,10 +91,6 @@ class ChunkEntry:
         """``text.lower()`` (spec 000's context sufficiency, :mod:`..composite`)."""
         self.words = -1
         """``len(text.split())`` (-1: not counted yet)."""
-        self.pairs: dict[str, PairFacts] | None = None
-        """What this text and another one (the key; the greater of the two texts) share:
-        at most ``PAIRS_PER_ENTRY``, charged to the cache as they are added."""
-        self.extra_bytes = 0
 
 
 class ChunkCache:
@@ -149,40 +129,10 @@ class ChunkCache:
         self._evict()
         return found
 
-    def pairs_of(self, text: str) -> dict[str, PairFacts] | None:
-        """What ``text`` shares with the greater texts it was compared with, by the other
-        text (see :meth:`add_pair`, which adds to the same dictionary); None when ``text``
-        has no entry."""
-        entry = self._entries.get(text)
-        if entry is None:
-            return None
-        if entry.pairs is None:
-            entry.pairs = {}
-        return entry.pairs
-
-    def add_pair(self, text: str, other: str, facts: PairFacts) -> None:
-        """Keep ``facts`` of ``text`` and ``other`` (``text <= other``) with ``text``'s
-        entry, if it has one."""
-        entry = self._entries.get(text)
-        if entry is None:
-            return
-        if entry.pairs is None:
-            entry.pairs = {}
-        elif len(entry.pairs) >= PAIRS_PER_ENTRY:
-            entry.pairs.clear()
-            self.used_bytes -= entry.extra_bytes
-            entry.extra_bytes = 0
-        entry.pairs[other] = facts
-        charge = PAIR_BYTES + 48 * len(facts[1]) + BYTES_PER_CHAR // 8 * len(other)
-        entry.extra_bytes += charge
-        self.used_bytes += charge
-        self._evict()
-
     def _evict(self) -> None:
         entries = self._entries
         while self.used_bytes > self.budget_bytes:
-            old, entry = entries.popitem(last=False)
-            self.used_bytes -= self.charge(old) + entry.extra_bytes
+            self.used_bytes -= self.charge(entries.popitem(last=False)[0])
 
     def texts(self) -> Iterator[str]:
         """The cached texts, least recently used first."""

@@ -39,14 +39,14 @@ section has one field per method, so the mean is the one reported, and a single 
 pair still shows as 1 / pairs of it.
 
 The chunks' analyses (tokens, trigrams, term counts) are kept in the chunk cache and shared
-with :mod:`monitor.scoring.grounding` (see :func:`monitor.scoring.grounding.analyse`); so
-are what two chunks share (trigram overlap, common terms), so a pair of popular passages
-is compared once.
+with :mod:`monitor.scoring.grounding` (see :func:`monitor.scoring.grounding.analyse`).
 
-Where the compiled parts are built (``setup.py``), two chunks' shared trigrams are counted
-from compact sorted records (:func:`monitor.scoring.tokens.trigram_keys`, 2.3 bytes per
-character against 17 for the set of strings) and the TF-IDF norms and cosines are summed in
-C (``_tfidf.c``); the values are identical to the last bit.
+Where the compiled parts are built (``setup.py``), the pairs are compared all at once, not
+one by one: every chunk's trigrams go into one table of the event's trigrams, kept as
+compact sorted records (:func:`monitor.scoring.tokens.trigram_keys`, 2.3 bytes per
+character against 17 for the set of strings), and every chunk's content terms into one
+table of the event's terms, from which the TF-IDF norms and cosines are summed in C
+(``_tfidf.c``); the values are identical to the last bit.
 
 >>> from monitor.events.rag_event import Chunk, GoldFact, Labels
 >>> chunks = [Chunk(content="Employees get 15 days of paid vacation."),
@@ -68,18 +68,17 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
-from itertools import chain, repeat
-from operator import mul, sub
+from collections.abc import Iterator, Sequence
+from itertools import chain
+from operator import mul
 
 from monitor.events.construct import construct
 from monitor.events.rag_event import Chunk, Labels
 from monitor.events.scored_event import ContextQuality
-from monitor.scoring.chunk_cache import PairFacts, chunk_cache
 from monitor.scoring.grounding import TextAnalysis, analyse
 from monitor.scoring.tokens import GRAM_BYTES, shared_trigrams
 
-try:  # the TF-IDF redundancy's loops in C (setup.py; the results of _norm and _cosine_total)
+try:  # the TF-IDF redundancy's loops in C (setup.py; the results of _tfidf_total)
     from monitor.scoring import _tfidf as _TFIDF
 except ImportError:  # pragma: no cover - built wherever the tests run
     _TFIDF = None  # type: ignore[assignment]
@@ -104,13 +103,8 @@ def _idf_row(n: int) -> list[float]:
     return [math.log((1 + n) / (1 + df)) + 1.0 for df in range(n + 1)]
 
 
-def _pair_weights(row: list[float]) -> dict[int, float]:
-    """idf^2 by the number of pair intersections a term is in (d (d - 1) / 2 for df d)."""
-    return {d * (d - 1) // 2: row[d] ** 2 for d in range(2, len(row))}
-
-
 _IDF = [_idf_row(n) for n in range(MAX_COMPARED + 1)]
-_PAIR_WEIGHTS = [_pair_weights(row) for row in _IDF]
+_IDF2 = [[w**2 for w in row] for row in _IDF]
 
 
 def ngram_overlap(a: Trigrams, b: Trigrams) -> float:
@@ -128,137 +122,84 @@ def ngram_overlap(a: Trigrams, b: Trigrams) -> float:
     return len(a & b) / len(a)
 
 
-def _overlap(a: TextAnalysis, b: TextAnalysis) -> float:
-    """``ngram_overlap(a.trigrams, b.trigrams)``, from the trigram keys where the kernel
-    makes them (the same counts, so the same ratio)."""
-    keys_a, keys_b = a.trigram_keys, b.trigram_keys
-    if keys_a is None or keys_b is None:
-        return ngram_overlap(a.trigrams, b.trigrams)
-    if not keys_a or not keys_b:
-        return 0.0
-    common = shared_trigrams(keys_a, a.tokens, keys_b, b.tokens)
-    return common / (min(len(keys_a), len(keys_b)) // GRAM_BYTES)
-
-
-def _common_terms(ca: Counter[str], cb: Counter[str]) -> tuple[tuple[str, ...], tuple[int, ...]]:
-    """The terms two chunks share and the products of their counts (``_tfidf.common_terms``
-    where it is built: the same terms, maybe in another order, which no sum over them
-    sees: the sums are exact)."""
-    if _TFIDF is not None:
-        return _TFIDF.common_terms(ca, cb)
-    terms = tuple(ca.keys() & cb.keys())
-    return terms, tuple([ca[t] * cb[t] for t in terms])
-
-
 def _pairs(n: int) -> int:
     return n * (n - 1) // 2
 
 
-def _pair_facts(
-    analyses: Sequence[TextAnalysis], texts: Sequence[str] | None = None
-) -> list[PairFacts]:
-    """Each pair's trigram overlap and common content terms, pairs ``(i, j)``, ``i < j``
-    in order; with ``texts``, through the chunk cache (a popular pair is compared once)."""
+def _overlaps(analyses: Sequence[TextAnalysis]) -> Iterator[float]:
+    """Each pair's ``ngram_overlap``, pairs ``(i, j)``, ``i < j``, in order: from the
+    trigram records where the kernel makes them (the same counts, so the same ratios), all
+    pairs counted in one pass (:func:`..tokens.shared_trigrams`)."""
     n = len(analyses)
-    cache = None if texts is None else chunk_cache()
-    # each text's known pairs, looked up once (not once per pair)
-    known = [] if cache is None or texts is None else [cache.pairs_of(t) for t in texts]
-    out: list[PairFacts] = []
+    keys = [a.trigram_keys for a in analyses]
+    if None in keys:
+        for i in range(n - 1):
+            for j in range(i + 1, n):
+                yield ngram_overlap(analyses[i].trigrams, analyses[j].trigrams)
+        return
+    sizes = [len(k) // GRAM_BYTES for k in keys]  # type: ignore[arg-type]
+    common = iter(shared_trigrams(keys, [a.tokens for a in analyses]))  # type: ignore[arg-type]
     for i in range(n - 1):
-        a = analyses[i]
         for j in range(i + 1, n):
-            facts = None
-            if known and texts is not None:
-                text, other, pairs = texts[i], texts[j], known[i]
-                if other < text:
-                    text, other, pairs = other, text, known[j]
-                if pairs is not None:
-                    facts = pairs.get(other)
-            if facts is None:
-                b = analyses[j]
-                facts = (_overlap(a, b), *_common_terms(a.content_counts, b.content_counts))
-                if cache is not None:
-                    cache.add_pair(text, other, facts)
-            out.append(facts)
-    return out
+            shared = next(common)
+            yield shared / min(sizes[i], sizes[j]) if sizes[i] and sizes[j] else 0.0
 
 
-def _redundancy_ngram(analyses: Sequence[TextAnalysis], facts: list[PairFacts]) -> float:
+def _redundancy_ngram(analyses: Sequence[TextAnalysis]) -> float:
     n = len(analyses)
     if n < 2:
         return 0.0
     total = 0.0
-    for overlap, _, _ in facts:
+    for overlap in _overlaps(analyses):
         total += overlap
     return total / _pairs(n)
 
 
-def _redundancy_tfidf(analyses: Sequence[TextAnalysis], facts: list[PairFacts]) -> float:
+def _redundancy_tfidf(analyses: Sequence[TextAnalysis]) -> float:
     # cos(a, b) = sum_t tf_a tf_b idf_t^2 / (|a| |b|). Terms in a single chunk (df = 1) all
     # share idf = row[1], so |a|^2 = row[1]^2 * sum_t tf_a^2 + sum over a's terms with df > 1
     # of tf_a^2 (idf_t^2 - row[1]^2): only terms shared by two chunks are visited one by one.
-    # A term in df chunks is in df (df - 1) / 2 pair intersections, which gives its df. The
-    # pairs' common terms and count products come with the pair facts. The norms and the
-    # cosines run in C (_tfidf.c) or, without it, in _norm and _cosine_total.
+    # In C (_tfidf.redundancy), every pair at once, or in _tfidf_total.
     n = len(analyses)
     if n < 2:
         return 0.0
-    pairs = ((i, j) for i in range(n - 1) for j in range(i + 1, n))
-    found = [
-        (i, j, terms, products)
-        for (i, j), (_, terms, products) in zip(pairs, facts, strict=True)
-        if terms
-    ]
-    if not found:
-        return 0.0
     row = _IDF[n] if n <= MAX_COMPARED else _idf_row(n)
-    weights = _PAIR_WEIGHTS[n] if n <= MAX_COMPARED else _pair_weights(row)
+    idf2_by_df = _IDF2[n] if n <= MAX_COMPARED else [w**2 for w in row]
+    counts = [a.content_counts for a in analyses]
     single = row[1] * row[1]
-    in_pairs = Counter(chain.from_iterable([f[2] for f in found]))
-    idf2 = dict(zip(in_pairs, map(weights.__getitem__, in_pairs.values()), strict=True))
-    norms = []
-    for a in analyses:
-        keys, counts, square_sum = a.content_keys, a.content_counts, a.content_square_sum
-        norm = None if _TFIDF is None else _TFIDF.norm(keys, counts, square_sum, idf2, single)
-        norms.append(_norm(keys, counts, square_sum, idf2, single) if norm is None else norm)
-    total = None if _TFIDF is None else _TFIDF.cosine_total(found, idf2, norms)
-    if total is None:  # no kernel, or a value that is not finite: the loop it stands for
-        total = _cosine_total(found, idf2, norms)
+    total = None if _TFIDF is None else _TFIDF.redundancy(counts, idf2_by_df, single)
+    if total is None:  # no kernel, or a value that is not finite: the loops it stands for
+        total = _tfidf_total(counts, idf2_by_df, single)
     return total / _pairs(n)
 
 
-def _norm(
-    keys: frozenset[str],
-    counts: Counter[str],
-    square_sum: int,
-    idf2: dict[str, float],
-    single: float,
-) -> float:
-    """A chunk's norm from the terms it shares with others (``_tfidf.norm`` in Python)."""
-    extra = 0.0
-    shared = keys.intersection(idf2)
-    if shared:
-        # fsum is exactly rounded, so the set's iteration order (which follows the
-        # string hash seed of the process) cannot change the last digit
-        tfs = list(map(counts.__getitem__, shared))
-        excess = map(sub, map(idf2.__getitem__, shared), repeat(single))
-        extra = math.fsum(map(mul, map(mul, tfs, tfs), excess))
-    return math.sqrt(single * square_sum + extra)
-
-
-def _cosine_total(
-    found: list[tuple[int, int, tuple[str, ...], tuple[int, ...]]],
-    idf2: dict[str, float],
-    norms: list[float],
-) -> float:
-    """The pairs' cosines added up in order (``_tfidf.cosine_total`` in Python)."""
-    idf2_of = idf2.__getitem__
+def _tfidf_total(counts: list[Counter[str]], idf2_by_df: list[float], single: float) -> float:
+    """The pairs' cosines added up in order, pairs that share no term left out
+    (``_tfidf.redundancy`` in Python)."""
+    df = Counter(chain.from_iterable(counts))
+    idf2 = {term: idf2_by_df[d] for term, d in df.items() if d > 1}
+    norms = [_norm(c, idf2, single) for c in counts]
     total = 0.0
-    for i, j, terms, products in found:
-        dot = math.fsum(map(mul, products, map(idf2_of, terms)))
-        # min(): round-off can lift the cosine of identical vectors a hair above 1
-        total += min(1.0, dot / (norms[i] * norms[j]))
+    for i in range(len(counts) - 1):
+        a = counts[i]
+        for j in range(i + 1, len(counts)):
+            b = counts[j]
+            shared = a.keys() & b.keys()
+            if shared:
+                # fsum is exactly rounded, so the set's iteration order (which follows the
+                # string hash seed of the process) cannot change the last digit
+                dot = math.fsum([a[t] * b[t] * idf2[t] for t in shared])
+                # min(): round-off can lift the cosine of identical vectors a hair above 1
+                total += min(1.0, dot / (norms[i] * norms[j]))
     return total
+
+
+def _norm(counts: Counter[str], idf2: dict[str, float], single: float) -> float:
+    """A chunk's norm from the terms it shares with others."""
+    square_sum = sum(map(mul, counts.values(), counts.values()))
+    shared = counts.keys() & idf2.keys()
+    extra = math.fsum([counts[t] * counts[t] * (idf2[t] - single) for t in shared])
+    return math.sqrt(single * square_sum + extra)
 
 
 def _unique_token_ratio(analyses: Sequence[TextAnalysis]) -> float:
@@ -295,8 +236,7 @@ def redundancy_ngram(texts: Sequence[str]) -> float:
     >>> redundancy_ngram(["a b c d", "b c d e f"]), redundancy_ngram(["a b c d"])
     (0.5, 0.0)
     """
-    analyses = [analyse(t) for t in texts]
-    return _redundancy_ngram(analyses, _pair_facts(analyses))
+    return _redundancy_ngram([analyse(t) for t in texts])
 
 
 def redundancy_tfidf(texts: Sequence[str]) -> float:
@@ -305,8 +245,7 @@ def redundancy_tfidf(texts: Sequence[str]) -> float:
     >>> round(redundancy_tfidf(["vacation days accrue", "vacation policy"]), 6)
     0.260556
     """
-    analyses = [analyse(t) for t in texts]
-    return _redundancy_tfidf(analyses, _pair_facts(analyses))
+    return _redundancy_tfidf([analyse(t) for t in texts])
 
 
 def unique_token_ratio(texts: Sequence[str]) -> float:
@@ -327,11 +266,10 @@ def score_context_quality(chunks: Sequence[Chunk], labels: Labels | None) -> Con
     """Spec 003 B for one event's chunks (see the module docstring)."""
     analyses = [analyse(c.content) for c in chunks]
     compared = analyses[:MAX_COMPARED]
-    facts = _pair_facts(compared, [c.content for c in chunks[:MAX_COMPARED]])
     return construct(
         ContextQuality,
-        redundancy_ngram=_redundancy_ngram(compared, facts),
-        redundancy_tfidf=_redundancy_tfidf(compared, facts),
+        redundancy_ngram=_redundancy_ngram(compared),
+        redundancy_tfidf=_redundancy_tfidf(compared),
         unique_token_ratio=_unique_token_ratio(analyses),
         fact_dispersion=_fact_dispersion(analyses, labels),
     )

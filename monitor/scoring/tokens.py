@@ -105,12 +105,19 @@ def trigram_keys(tokens: list[str]) -> bytes | None:
     return None if _KERNEL is None else _KERNEL.trigram_keys(tokens)
 
 
-def shared_trigrams(keys_a: bytes, tokens_a: list[str], keys_b: bytes, tokens_b: list[str]) -> int:
-    """``len(trigram_set(tokens_a) & trigram_set(tokens_b))`` from the texts'
-    :func:`trigram_keys` (exact: records with equal keys count only when their tokens are
-    equal strings)."""
+def shared_trigrams(keys: list[bytes], tokens: list[list[str]]) -> list[int]:
+    """For texts whose :func:`trigram_keys` are ``keys`` and tokens ``tokens``, how many
+    distinct trigrams each pair ``(i, j)``, ``i < j``, shares, pairs in order:
+    ``len(trigram_set(tokens[i]) & trigram_set(tokens[j]))`` (exact: records with equal keys
+    count only when their tokens are equal strings), all pairs in one pass.
+
+    >>> texts = [["a", "b", "c", "d"], ["b", "c", "d"], ["x", "y", "z"]]
+    >>> keys = [trigram_keys(t) for t in texts]
+    >>> shared_trigrams(keys, texts) if keys[0] is not None else [1, 0, 0]
+    [1, 0, 0]
+    """
     assert _KERNEL is not None, "trigram keys come from the kernel"
-    return _KERNEL.trigram_overlap(keys_a, tokens_a, keys_b, tokens_b)
+    return _KERNEL.shared_trigrams(keys, tokens)
 
 
 def count_terms(counts: Counter[str], tokens: list[str], table: dict[str, str]) -> bool:

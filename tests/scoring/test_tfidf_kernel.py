@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from bench.realtext import RealTextEvents
 from monitor.scoring import context_quality
-from monitor.scoring.context_quality import _cosine_total, _norm, redundancy_tfidf
+from monitor.scoring.context_quality import _tfidf_total, redundancy_tfidf
 
 _TFIDF = context_quality._TFIDF
 _TERMS = st.sampled_from([f"t{i}" for i in range(40)])
@@ -28,44 +28,22 @@ def test_the_tfidf_kernel_is_built() -> None:
     assert _TFIDF is not None
 
 
-@st.composite
-def _pairs(draw: st.DrawFn) -> tuple[list, dict[str, float], list[float]]:
-    n = draw(st.integers(2, 8))
-    idf2 = draw(st.dictionaries(_TERMS, _WEIGHTS, min_size=1))
-    terms = sorted(idf2)
-    norms = draw(st.lists(st.floats(0.01, 1e4), min_size=n, max_size=n))
-    found = []
-    for i in range(n - 1):
-        for j in range(i + 1, n):
-            shared = draw(st.lists(st.sampled_from(terms), min_size=1, max_size=12))
-            products = draw(st.lists(st.integers(1, 10**6), min_size=len(shared)))
-            found.append((i, j, tuple(shared), tuple(products[: len(shared)])))
-    return found, idf2, norms
+_COUNTS = st.dictionaries(_TERMS, st.integers(1, 5000)).map(Counter)
 
 
-@settings(max_examples=300, deadline=None)
-@given(_pairs())
-def test_cosine_total_is_the_python_loop(case: tuple[list, dict[str, float], list[float]]) -> None:
-    found, idf2, norms = case
-    assert _TFIDF.cosine_total(found, idf2, norms).hex() == _cosine_total(found, idf2, norms).hex()
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.dictionaries(_TERMS, st.integers(1, 5000), min_size=1),
-    st.dictionaries(_TERMS, _WEIGHTS),
-    st.floats(0.5, 20.0),
-)
-def test_norm_is_the_python_norm(
-    counts: dict[str, int], idf2: dict[str, float], single: float
-) -> None:
-    """Either set may be the smaller (the kernel walks the smaller one)."""
-    keys, tf = frozenset(counts), Counter(counts)
-    square_sum = sum(c * c for c in counts.values())
-    assert (
-        _TFIDF.norm(keys, tf, square_sum, idf2, single).hex()
-        == _norm(keys, tf, square_sum, idf2, single).hex()
-    )
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_COUNTS, max_size=8), st.data())
+def test_redundancy_is_the_python_loop(counts: list[Counter[str]], data: st.DataObject) -> None:
+    """Weights as the module makes them (row[df] ** 2) or arbitrary, to the bit."""
+    n = len(counts)
+    if data.draw(st.booleans()):
+        idf2_by_df = context_quality._IDF2[n]
+        single = context_quality._IDF[n][1] ** 2 if n else 1.0
+    else:
+        idf2_by_df = data.draw(st.lists(_WEIGHTS, min_size=n + 1, max_size=n + 1))
+        single = data.draw(_WEIGHTS)
+    found = _TFIDF.redundancy(counts, idf2_by_df, single)
+    assert found.hex() == _tfidf_total(counts, idf2_by_df, single).hex()
 
 
 def test_redundancy_on_real_text_is_the_same_without_the_kernel(
@@ -84,41 +62,20 @@ def test_redundancy_on_real_text_is_the_same_without_the_kernel(
 
 
 def test_values_it_cannot_sum_are_left_to_python() -> None:
-    """None (the Python loop decides) for a non-finite weight or a count beyond 2 ** 31."""
-    found = [(0, 1, ("a",), (2,))]
-    assert _TFIDF.cosine_total(found, {"a": math.inf}, [1.0, 1.0]) is None
-    assert _TFIDF.cosine_total(found, {"a": 0.5}, [1.0, math.nan]) is None
-    keys, counts = frozenset({"a"}), Counter({"a": 2**31})
-    assert _TFIDF.norm(keys, counts, 2**62, {"a": 2.0}, 1.0) is None
+    """None (the Python loops decide) for a non-finite weight or a count beyond 2 ** 31."""
+    pair = [Counter({"a": 2}), Counter({"a": 3})]
+    assert _TFIDF.redundancy(pair, [0.0, 1.0, math.inf], 1.0) is None
+    assert _TFIDF.redundancy(pair, [0.0, 1.0, math.nan], 1.0) is None
+    for tf in (2**31, -1):
+        assert _TFIDF.redundancy([Counter({"a": tf}), Counter({"a": 1})], [0, 1, 2.0], 1.0) is None
 
 
 def test_the_kernel_refuses_what_it_cannot_read() -> None:
     with pytest.raises(TypeError):
-        _TFIDF.cosine_total([], {}, ())
+        _TFIDF.redundancy((), [1.0], 1.0)
     with pytest.raises(TypeError):
-        _TFIDF.cosine_total([(0, 1, ("a",))], {"a": 1.0}, [1.0, 1.0])
+        _TFIDF.redundancy([["a"]], [1.0, 1.0], 1.0)
     with pytest.raises(ValueError):
-        _TFIDF.cosine_total([(0, 5, ("a",), (1,))], {"a": 1.0}, [1.0, 1.0])
-    with pytest.raises(KeyError):
-        _TFIDF.cosine_total([(0, 1, ("b",), (1,))], {"a": 1.0}, [1.0, 1.0])
-    with pytest.raises(ZeroDivisionError):
-        _TFIDF.cosine_total([(0, 1, ("a",), (1,))], {"a": 1.0}, [0.0, 1.0])
+        _TFIDF.redundancy([Counter(), Counter()], [1.0, 1.0], 1.0)
     with pytest.raises(TypeError):
-        _TFIDF.norm(["a"], {"a": 1}, 1, {"a": 1.0}, 1.0)
-    with pytest.raises(KeyError):
-        _TFIDF.norm(frozenset({"a"}), {}, 1, {"a": 1.0}, 1.0)
-
-
-_COUNTS = st.dictionaries(_TERMS, st.integers(1, 2**40)).map(Counter)
-
-
-@given(_COUNTS, _COUNTS)
-def test_common_terms_are_the_python_ones(a: Counter[str], b: Counter[str]) -> None:
-    """The same terms with the same products (the order is the smaller dict's)."""
-    terms, products = _TFIDF.common_terms(a, b)
-    assert len(terms) == len(products) == len(a.keys() & b.keys())
-    assert dict(zip(terms, products, strict=True)) == {t: a[t] * b[t] for t in a.keys() & b.keys()}
-    smaller = a if len(a) <= len(b) else b
-    assert list(terms) == [t for t in smaller if t in a and t in b]
-    with pytest.raises(TypeError):
-        _TFIDF.common_terms(a, list(b))
+        _TFIDF.redundancy([Counter({"a": "x"}), Counter()], [1.0, 1.0, 1.0], 1.0)

@@ -100,16 +100,17 @@ def _set_overlap(a: list[str], b: list[str]) -> int:
 
 
 @settings(max_examples=500, deadline=None)
-@given(_WORDS, _WORDS, st.booleans())
-def test_shared_trigrams_count_the_common_trigrams(
-    a: list[str], b: list[str], collide: bool
-) -> None:
+@given(st.lists(_WORDS, max_size=6), st.booleans())
+def test_shared_trigrams_count_the_common_trigrams(texts: list[list[str]], collide: bool) -> None:
+    """Every pair, in order, with the count of the two sets' intersection."""
     if collide:
-        a, b = [_Colliding(t) for t in a], [_Colliding(t) for t in b]
-    keys_a, keys_b = trigram_keys(a), trigram_keys(b)
-    assert keys_a is not None and keys_b is not None
-    assert len(keys_a) // GRAM_BYTES == len(trigram_set([str(t) for t in a]))
-    assert shared_trigrams(keys_a, a, keys_b, b) == _set_overlap(a, b)
+        texts = [[_Colliding(t) for t in words] for words in texts]
+    keys = [trigram_keys(words) for words in texts]
+    for words, k in zip(texts, keys, strict=True):
+        assert k is not None and len(k) // GRAM_BYTES == len(trigram_set([str(t) for t in words]))
+    pairs = [(i, j) for i in range(len(texts) - 1) for j in range(i + 1, len(texts))]
+    expected = [_set_overlap(texts[i], texts[j]) for i, j in pairs]
+    assert shared_trigrams(keys, texts) == expected  # type: ignore[arg-type]
 
 
 def test_overlap_on_real_text_is_the_set_overlap(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -128,10 +129,13 @@ def test_overlap_on_real_text_is_the_set_overlap(monkeypatch: pytest.MonkeyPatch
 
 def test_keys_must_belong_to_their_tokens() -> None:
     keys = trigram_keys(["a", "b", "c", "d"])
+    assert keys is not None
     with pytest.raises(ValueError):
-        shared_trigrams(keys, ["a", "b"], keys, ["a", "b", "c", "d"])
+        shared_trigrams([keys, keys], [["a", "b"], ["a", "b", "c", "d"]])
     with pytest.raises(TypeError):
-        shared_trigrams(b"short", ["a"], keys, ["a", "b", "c", "d"])
+        shared_trigrams([b"short", keys], [["a"], ["a", "b", "c", "d"]])
+    with pytest.raises(TypeError):
+        shared_trigrams([keys], [])
 
 
 def test_short_ascii_tokens_are_shared_and_the_table_refills() -> None:

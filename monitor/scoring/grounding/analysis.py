@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import chain
-from operator import mul
 
 from monitor.scoring.chunk_cache import chunk_cache
 from monitor.scoring.grounding.numbers import (
@@ -46,8 +45,6 @@ class TextAnalysis:
 
     __slots__ = (
         "_content_counts",
-        "_content_keys",
-        "_content_square_sum",
         "_numbers",
         "_phrase",
         "_spelled",
@@ -85,8 +82,6 @@ class TextAnalysis:
         self._spelled: dict[str, list[int]] | None = None
         self._phrase: str | None = None
         self._content_counts: Counter[str] | None = None
-        self._content_square_sum = -1
-        self._content_keys: frozenset[str] | None = None
         self._trigrams: frozenset[str] | None = None
         self._trigram_keys: bytes | None = None
 
@@ -221,21 +216,6 @@ class TextAnalysis:
         if self._content_counts is None:
             self._content_counts = content_term_counts(self.tokens)
         return self._content_counts
-
-    @property
-    def content_keys(self) -> frozenset[str]:
-        """The distinct content terms."""
-        if self._content_keys is None:
-            self._content_keys = frozenset(self.content_counts)
-        return self._content_keys
-
-    @property
-    def content_square_sum(self) -> int:
-        """The sum of the squared content term counts."""
-        if self._content_square_sum < 0:
-            counts = self.content_counts.values()
-            self._content_square_sum = sum(map(mul, counts, counts))
-        return self._content_square_sum
 
     @property
     def trigrams(self) -> frozenset[str]:
