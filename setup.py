@@ -2,7 +2,9 @@
 in Python, more slowly):
 
 - ``monitor/scoring/injection/_kernel.c``: the injection detector's hot loops;
-- ``monitor/scoring/_tfidf.c``: context quality's TF-IDF norms and pair cosines;
+- ``monitor/scoring/injection/_anchors.c``: the indirect pre-check's anchor items in one
+  pass (an Aho-Corasick automaton);
+- ``monitor/scoring/_tfidf.c``: context quality's TF-IDF redundancy over all pairs at once;
 - ``monitor/scoring/_tokens.c``: the 003 scorers' tokens (of ASCII and typeset prose) and
   the trigram records context quality compares;
 - ``monitor/scoring/_marks.c``: spec 000's run counts over character classes.
@@ -21,6 +23,12 @@ setup(
         Extension(
             "monitor.scoring.injection._kernel",
             ["monitor/scoring/injection/_kernel.c"],
+            extra_compile_args=_FLAGS,
+            optional=True,
+        ),
+        Extension(
+            "monitor.scoring.injection._anchors",
+            ["monitor/scoring/injection/_anchors.c"],
             extra_compile_args=_FLAGS,
             optional=True,
         ),

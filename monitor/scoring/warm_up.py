@@ -1,5 +1,5 @@
 """Build the scorers' lazily built tables now: the injection model's weights (about 0.7 s)
-and the Hyperscan pre-check database (about 0.4 s, where the wheel loads).
+and the pre-check's anchor automaton (a few milliseconds).
 
 Called before forking scoring processes (``ragmon score --jobs``, ``ragmon eval``), so the
 children share the parent's tables instead of each building its own, and when a worker

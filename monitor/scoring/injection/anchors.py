@@ -15,7 +15,7 @@ obfuscation is intra-word separators (:func:`~.normalisation.plain_bytes`; its c
 the separators is checked too) and costs a few byte translations, one tokenisation, one set
 intersection (the whole-word clauses are bits of one integer) and, for a rule whose
 whole-word clauses all hold, a few substring tests. For any other text every rule may
-match: it is scored in full. Where the ``hyperscan`` wheel loads, :mod:`.anchor_scan` gives
+match: it is scored in full. Where the compiled part is built, :mod:`.anchor_scan` gives
 the same answers in one pass over the text.
 
 >>> quiet("Employees receive 10 paid sick days per year, which do not carry over.")
@@ -354,7 +354,7 @@ def possible_rules(text: str) -> frozenset[str] | None:
     if plain is None:
         return None
     low, joined = plain
-    scan = scanner()  # the same answers in one Hyperscan pass, where the wheel loads
+    scan = scanner()  # the same answers in one pass in C, where it is built
     rules = _ANCHORS.rules if scan is None else scan.rules
     found = rules(low, joined)
     if b"revers" in low or b"backward" in low:  # copies() matches the text reversed too

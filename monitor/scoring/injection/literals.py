@@ -16,9 +16,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from monitor.scoring.injection.anchor_scan import literal_pattern
+__all__ = ["Literals", "literal_pattern"]
 
-__all__ = ["Literals"]
+
+def literal_pattern(item: bytes) -> bytes:
+    """A Hyperscan pattern that matches ``item``'s bytes literally, each one escaped.
+
+    >>> literal_pattern(b"<|")
+    b'\\\\x3c\\\\x7c'
+    """
+    return b"".join(b"\\x%02x" % byte for byte in item)
 
 
 class Literals:
