@@ -276,11 +276,24 @@ map_set(Map *map, uint64_t hash, const char *a, size_t la, const char *b, size_t
 
 /* ------------------------------------------------------------------------- the Table */
 
+#define PAIR_FILTER_BITS 18
+
 typedef struct {
     PyObject_HEAD
     Map tokens; /* token -> its contribution (filled by the caller: Table.add) */
     Map pairs;  /* "first second" -> the pair's weight (from the constructor) */
+    /* one bit per value of PAIR_FILTER_BITS bits of a pair's hash, set for the model's
+     * pairs: a clear bit means the pair is not one (most pairs of a text are not), without
+     * a probe of the pairs' table, which is too large to stay in the cache (32 KB against
+     * about 1 MB) */
+    uint64_t pair_filter[(1 << PAIR_FILTER_BITS) / 64];
 } Table;
+
+static inline size_t
+pair_filter_bit(uint64_t hash)
+{
+    return (size_t)(hash >> (64 - PAIR_FILTER_BITS)); /* not the bits that pick the slot */
+}
 
 static void
 table_dealloc(Table *self)
@@ -341,6 +354,7 @@ table_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
             Py_DECREF(self);
             return NULL;
         }
+        self->pair_filter[pair_filter_bit(h) / 64] |= 1ULL << (pair_filter_bit(h) % 64);
     }
     return (PyObject *)self;
 }
@@ -452,9 +466,12 @@ table_logit(Table *self, PyObject *const *args, Py_ssize_t nargs)
     }
     /* each token plus the pair it starts (0.0 when the model has no such pair) */
     for (Py_ssize_t j = 0; j + 1 < m; j++) {
-        Slot *slot = map_find(&self->pairs, pair_hash(hashes[j], hashes[j + 1]),
-                              s + spans[j].start, (size_t)spans[j].length,
-                              s + spans[j + 1].start, (size_t)spans[j + 1].length);
+        uint64_t h = pair_hash(hashes[j], hashes[j + 1]);
+        size_t bit = pair_filter_bit(h);
+        Slot *slot = NULL;
+        if (self->pair_filter[bit / 64] >> (bit % 64) & 1)
+            slot = map_find(&self->pairs, h, s + spans[j].start, (size_t)spans[j].length,
+                            s + spans[j + 1].start, (size_t)spans[j + 1].length);
         double pair = slot == NULL ? 0.0 : slot->value;
         with_pairs[j] = with_pairs[j] + pair;
     }
