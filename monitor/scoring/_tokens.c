@@ -9,6 +9,8 @@
  * - trigram_keys(tokens) and shared_trigrams(...): how many distinct word trigrams each
  *   pair of an event's texts shares, len(tokens.trigram_set(a) & tokens.trigram_set(b)),
  *   from compact sorted records instead of sets of strings (see Gram);
+ * - distinct_tokens(token_lists): len(set().union(*token_lists)), context quality's
+ *   unique token ratio, without building the set;
  * - word_count(text): len(text.split()), the event's context size in words;
  * - count_terms(counts, tokens, table): a text's content-term Counter from the term memo.
  *
@@ -420,6 +422,62 @@ done:
     return result;
 }
 
+/* distinct_tokens(token_lists) -> int: len(set().union(*token_lists)) for lists of str,
+ * from one open-addressing table of the tokens' hashes (kept by str) and the tokens,
+ * compared by identity first (short tokens are shared objects) and then by value. */
+static PyObject *
+distinct_tokens(PyObject *module, PyObject *lists)
+{
+    (void)module;
+    if (!PyList_Check(lists)) {
+        PyErr_SetString(PyExc_TypeError, "distinct_tokens() needs a list of token lists");
+        return NULL;
+    }
+    Py_ssize_t total = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lists); i++) {
+        if (token_list(PyList_GET_ITEM(lists, i)) < 0)
+            return NULL;
+        total += PyList_GET_SIZE(PyList_GET_ITEM(lists, i));
+    }
+    size_t capacity = 16;
+    while (capacity < 2 * (size_t)total)
+        capacity *= 2;
+    PyObject **slots = PyMem_Calloc(capacity, sizeof(PyObject *));
+    if (slots == NULL)
+        return PyErr_NoMemory();
+    Py_ssize_t distinct = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lists); i++) {
+        PyObject *tokens = PyList_GET_ITEM(lists, i);
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(tokens); k++) {
+            PyObject *token = PyList_GET_ITEM(tokens, k);
+            Py_hash_t hash = PyObject_Hash(token);
+            if (hash == -1)
+                goto error;
+            size_t at = (size_t)hash & (capacity - 1);
+            for (; slots[at] != NULL; at = (at + 1) & (capacity - 1)) {
+                if (slots[at] == token)
+                    break;
+                if (PyObject_Hash(slots[at]) == hash) {
+                    int eq = PyObject_RichCompareBool(slots[at], token, Py_EQ);
+                    if (eq < 0)
+                        goto error;
+                    if (eq)
+                        break;
+                }
+            }
+            if (slots[at] == NULL) {
+                slots[at] = token;
+                distinct++;
+            }
+        }
+    }
+    PyMem_Free(slots);
+    return PyLong_FromSsize_t(distinct);
+error:
+    PyMem_Free(slots);
+    return NULL;
+}
+
 /* word_count(text) -> int: len(text.split()), the runs of characters that are not
  * whitespace (Py_UNICODE_ISSPACE, the test str.split() makes), without building them. */
 static PyObject *
@@ -488,6 +546,7 @@ static PyMethodDef methods[] = {
     {"trigram_keys", trigram_keys, METH_O, "The sorted records of a token list's trigrams."},
     {"shared_trigrams", (PyCFunction)(void (*)(void))shared_trigrams, METH_FASTCALL,
      "How many distinct trigrams each pair of texts shares (keys and tokens of each)."},
+    {"distinct_tokens", distinct_tokens, METH_O, "len(set().union(*token_lists))."},
     {"word_count", word_count, METH_O, "len(text.split()), without the words."},
     {"count_terms", (PyCFunction)(void (*)(void))count_terms, METH_FASTCALL,
      "Count the terms of tokens (from a memo table) into a Counter."},

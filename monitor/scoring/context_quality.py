@@ -76,7 +76,7 @@ from monitor.events.construct import construct
 from monitor.events.rag_event import Chunk, Labels
 from monitor.events.scored_event import ContextQuality
 from monitor.scoring.grounding import TextAnalysis, analyse
-from monitor.scoring.tokens import GRAM_BYTES, shared_trigrams
+from monitor.scoring.tokens import GRAM_BYTES, distinct_tokens, shared_trigrams
 
 try:  # the TF-IDF redundancy's loops in C (setup.py; the results of _tfidf_total)
     from monitor.scoring import _tfidf as _TFIDF
@@ -206,7 +206,7 @@ def _unique_token_ratio(analyses: Sequence[TextAnalysis]) -> float:
     total = sum(len(a.tokens) for a in analyses)
     if not total:
         return 0.0
-    return len(set().union(*(a.tokens for a in analyses))) / total
+    return distinct_tokens([a.tokens for a in analyses]) / total
 
 
 def _fact_dispersion(analyses: Sequence[TextAnalysis], labels: Labels | None) -> float | None:

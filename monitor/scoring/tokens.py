@@ -25,6 +25,7 @@ __all__ = [
     "STOP_WORDS",
     "content_terms",
     "count_terms",
+    "distinct_tokens",
     "python_tokens",
     "shared_trigrams",
     "stem",
@@ -118,6 +119,18 @@ def shared_trigrams(keys: list[bytes], tokens: list[list[str]]) -> list[int]:
     """
     assert _KERNEL is not None, "trigram keys come from the kernel"
     return _KERNEL.shared_trigrams(keys, tokens)
+
+
+def distinct_tokens(token_lists: list[list[str]]) -> int:
+    """How many distinct tokens the lists hold: ``len(set().union(*token_lists))``, counted
+    in C where the kernel is built (without building the set).
+
+    >>> distinct_tokens([["a", "b"], ["b", "c"], []])
+    3
+    """
+    if _KERNEL is None:
+        return len(set().union(*token_lists))
+    return _KERNEL.distinct_tokens(token_lists)
 
 
 def count_terms(counts: Counter[str], tokens: list[str], table: dict[str, str]) -> bool:

@@ -127,6 +127,16 @@ def test_overlap_on_real_text_is_the_set_overlap(monkeypatch: pytest.MonkeyPatch
     assert [redundancy_ngram(texts) for texts in events] == with_keys
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_WORDS, max_size=6), st.booleans())
+def test_distinct_tokens_is_the_size_of_the_union(texts: list[list[str]], collide: bool) -> None:
+    """Equal tokens that are different objects, and different tokens of equal hashes."""
+    if collide:
+        texts = [[_Colliding(t) for t in words] for words in texts]
+    texts += [[t.upper().lower() for t in words] for words in texts]  # equal, not identical
+    assert _KERNEL.distinct_tokens(texts) == len(set().union(*texts))
+
+
 def test_keys_must_belong_to_their_tokens() -> None:
     keys = trigram_keys(["a", "b", "c", "d"])
     assert keys is not None
