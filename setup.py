@@ -2,8 +2,8 @@
 in Python, more slowly):
 
 - ``monitor/scoring/injection/_kernel.c``: the injection detector's hot loops;
-- ``monitor/scoring/injection/_anchors.c``: the indirect pre-check's anchor items in one
-  pass (an Aho-Corasick automaton);
+- ``monitor/scoring/_automaton.c``: many strings looked for in one pass (an Aho-Corasick
+  automaton): the indirect pre-check's anchors;
 - ``monitor/scoring/_tfidf.c``: context quality's TF-IDF redundancy over all pairs at once;
 - ``monitor/scoring/_tokens.c``: the 003 scorers' tokens (of ASCII and typeset prose) and
   the trigram records context quality compares;
@@ -27,8 +27,8 @@ setup(
             optional=True,
         ),
         Extension(
-            "monitor.scoring.injection._anchors",
-            ["monitor/scoring/injection/_anchors.c"],
+            "monitor.scoring._automaton",
+            ["monitor/scoring/_automaton.c"],
             extra_compile_args=_FLAGS,
             optional=True,
         ),

@@ -1,7 +1,7 @@
 """The indirect pre-check's anchors in one pass: every item of :data:`.anchors.ANCHORS`
-in one Aho-Corasick automaton (``_anchors.c``), so a text is read once in C instead of
-once per string item in Python (on new prose, about 190 us per 1 KB chunk in Python; a
-Hyperscan database of the same items took 8 us per 1 KB, the automaton about 1).
+in one Aho-Corasick automaton (``monitor/scoring/_automaton.c``), so a text is read once
+in C instead of once per string item in Python (on new prose, about 190 us per 1 KB chunk
+in Python; a Hyperscan database of the same items took 8 us per 1 KB, the automaton 3).
 
 It answers exactly what :meth:`.anchors._Anchors.rules` answers, for the texts the
 pre-check gives it (ASCII, from :func:`~.normalisation.plain_bytes`). The automaton reads
@@ -96,9 +96,9 @@ class AnchorScanner:
 def scanner() -> AnchorScanner | None:
     """The compiled anchors (built on first use), or None without the compiled part."""
     try:
-        from monitor.scoring.injection import _anchors
+        from monitor.scoring import _automaton
     except ImportError:  # pragma: no cover - built wherever the tests run
         return None
     from monitor.scoring.injection.anchors import ANCHORS
 
-    return AnchorScanner(ANCHORS, _anchors)
+    return AnchorScanner(ANCHORS, _automaton)

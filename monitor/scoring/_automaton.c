@@ -1,7 +1,8 @@
-/* The indirect pre-check's anchor items (monitor/scoring/injection/anchor_scan.py) in one
- * pass over a text: an Aho-Corasick automaton of every item, as a table of transitions
- * (a state and a byte give the next state), run over the text with each whitespace run
- * made one space and its ends stripped (b" ".join(text.split())).
+/* Many byte strings looked for in one pass over a text: an Aho-Corasick automaton of every
+ * item, as a table of transitions (a state and a byte give the next state), run over the
+ * text with each whitespace run made one space and its ends stripped
+ * (b" ".join(text.split())). Used by the indirect pre-check's anchors
+ * (monitor/scoring/injection/anchor_scan.py).
  *
  * Items are byte strings found anywhere in that text, or whole words (a match counts
  * when the bytes on either side are not letters, digits or "_", or the text ends there).
@@ -11,8 +12,8 @@
  * its ends. Automaton(items, words).found(text[, other]) -> list[int]: the indices of
  * the items in either text, each once.
  *
- * Built by setup.py as monitor.scoring.injection._anchors (optional: anchors.py then
- * checks the items in Python, with the same answers). */
+ * Built by setup.py as monitor.scoring._automaton (optional: its users then look for the
+ * items in Python, with the same answers). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -347,7 +348,7 @@ static PyMethodDef automaton_methods[] = {
 };
 
 static PyTypeObject AutomatonType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "monitor.scoring.injection._anchors.Automaton",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "monitor.scoring._automaton.Automaton",
     .tp_basicsize = sizeof(Automaton),
     .tp_dealloc = (destructor)automaton_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -356,20 +357,20 @@ static PyTypeObject AutomatonType = {
     .tp_new = automaton_new,
 };
 
-static struct PyModuleDef anchors_module = {
+static struct PyModuleDef automaton_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "_anchors",
-    .m_doc = "The indirect pre-check's anchor items in one pass, in C.",
+    .m_name = "_automaton",
+    .m_doc = "Many byte strings looked for in one pass over a text, in C.",
     .m_size = -1,
 };
 
 PyMODINIT_FUNC
-PyInit__anchors(void)
+PyInit__automaton(void)
 {
     init_classes();
     if (PyType_Ready(&AutomatonType) < 0)
         return NULL;
-    PyObject *module = PyModule_Create(&anchors_module);
+    PyObject *module = PyModule_Create(&automaton_module);
     if (module == NULL)
         return NULL;
     if (PyModule_AddObjectRef(module, "Automaton", (PyObject *)&AutomatonType) < 0) {
