@@ -366,7 +366,7 @@ shared_trigrams(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *keys = args[0], *tokens = args[1];
-    Py_ssize_t n = PyList_GET_SIZE(keys), records = 0, count;
+    Py_ssize_t n = PyList_GET_SIZE(keys), records = 0, count = 0;
     if (n >= (Py_ssize_t)UINT32_MAX) {
         PyErr_SetString(PyExc_OverflowError, "too many texts");
         return NULL;
@@ -392,6 +392,8 @@ shared_trigrams(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *mine = PyList_GET_ITEM(tokens, i);
         const Gram *grams = grams_of(PyList_GET_ITEM(keys, i), mine, &count);
+        if (grams == NULL) /* checked above; kept for safety */
+            goto done;
         for (Py_ssize_t k = 0; k < count; k++) {
             size_t s = (size_t)grams[k].key & mask;
             for (; table[s].text != UINT32_MAX; s = (s + 1) & mask) {
