@@ -15,6 +15,7 @@ from typing import IO, NoReturn
 
 from monitor.config import Settings, load_settings, masked
 from monitor.errors import MonitorError
+from monitor.gc_policy import scoring_gc
 from monitor.scoring.chunk_cache import configure_chunk_cache
 
 __all__ = ["main"]
@@ -338,7 +339,8 @@ def _run(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
-        return _run(args)
+        with scoring_gc():
+            return _run(args)
     except _UsageError as exc:
         print(exc, file=sys.stderr)
         return EXIT_USAGE
