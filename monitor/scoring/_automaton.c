@@ -91,10 +91,11 @@ automaton_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         goto nomemory;
     Py_ssize_t classes = 1;
     for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *item = PyList_GET_ITEM(items, k);
-        int word = PyObject_IsTrue(PyList_GET_ITEM(words, k));
-        if (word < 0)
+        PyObject *item = PyList_GET_ITEM(items, k), *word = PyList_GET_ITEM(words, k);
+        if (!PyBool_Check(word)) {
+            PyErr_SetString(PyExc_TypeError, "a word flag is a bool");
             goto error;
+        }
         if (!PyBytes_Check(item) || PyBytes_GET_SIZE(item) == 0
             || PyBytes_GET_SIZE(item) >= INT32_MAX / 2) {
             PyErr_SetString(PyExc_ValueError, "an item is a non-empty bytes");
@@ -110,7 +111,7 @@ automaton_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
             }
         }
         self->lengths[k] = (int32_t)PyBytes_GET_SIZE(item);
-        self->words[k] = (unsigned char)word;
+        self->words[k] = word == Py_True;
         total += PyBytes_GET_SIZE(item);
     }
     if (total >= INT32_MAX / classes) {
@@ -207,6 +208,12 @@ automaton_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         for (Py_ssize_t c = 0; c < classes; c++)
             self->rows[new_of[s] * classes + c] = (int32_t)(new_of[next[s * classes + c]] * classes);
     }
+    goto done;
+nomemory:
+    PyErr_NoMemory();
+error:
+    Py_CLEAR(self);
+done:
     PyMem_Free(trie);
     PyMem_Free(fail);
     PyMem_Free(queue);
@@ -214,17 +221,6 @@ automaton_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     PyMem_Free(next);
     PyMem_Free(reports);
     return (PyObject *)self;
-nomemory:
-    PyErr_NoMemory();
-error:
-    PyMem_Free(trie);
-    PyMem_Free(fail);
-    PyMem_Free(queue);
-    PyMem_Free(item_state);
-    PyMem_Free(next);
-    PyMem_Free(reports);
-    Py_DECREF(self);
-    return NULL;
 }
 
 /* Add the items that end at buffer[i] (in state ``state``, old numbering) to ``out``. */

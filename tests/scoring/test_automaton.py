@@ -22,6 +22,8 @@ def test_the_automaton_finds_each_item_once_and_whole_words_only() -> None:
     with pytest.raises(ValueError):
         _automaton.Automaton([b"a"], [])
     with pytest.raises(TypeError):
+        _automaton.Automaton([b"a"], [1])
+    with pytest.raises(TypeError):
         auto.found("text")
 
 
