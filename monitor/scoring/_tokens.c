@@ -392,7 +392,9 @@ shared_trigrams(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *mine = PyList_GET_ITEM(tokens, i);
         const Gram *grams = grams_of(PyList_GET_ITEM(keys, i), mine, &count);
-        if (grams == NULL) /* checked above; kept for safety */
+        /* read again, not kept from above: same_gram()'s comparisons may run a str
+         * subclass's __eq__, which could change the lists */
+        if (grams == NULL)
             goto done;
         for (Py_ssize_t k = 0; k < count; k++) {
             size_t s = (size_t)grams[k].key & mask;
