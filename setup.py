@@ -7,7 +7,8 @@ in Python, more slowly):
 - ``monitor/scoring/_tfidf.c``: context quality's TF-IDF redundancy over all pairs at once;
 - ``monitor/scoring/_tokens.c``: the 003 scorers' tokens (of ASCII and typeset prose) and
   the trigram records context quality compares;
-- ``monitor/scoring/_marks.c``: spec 000's run counts over character classes.
+- ``monitor/scoring/_marks.c``: spec 000's run counts over character classes;
+- ``monitor/scoring/leakage/_verbatim.c``: the answer's word runs copied from the context.
 
 All are compiled without floating-point contraction: a fused multiply-add rounds
 differently from Python's separate multiply and add. Everything else about the package is
@@ -47,6 +48,12 @@ setup(
         Extension(
             "monitor.scoring._tfidf",
             ["monitor/scoring/_tfidf.c"],
+            extra_compile_args=_FLAGS,
+            optional=True,
+        ),
+        Extension(
+            "monitor.scoring.leakage._verbatim",
+            ["monitor/scoring/leakage/_verbatim.c"],
             extra_compile_args=_FLAGS,
             optional=True,
         ),

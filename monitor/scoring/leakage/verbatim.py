@@ -10,6 +10,11 @@ from typing import Final
 from monitor.scoring.leakage.boundaries import alnum_at
 from monitor.scoring.leakage.hits import Hit, hit
 
+try:  # the runs of a words view in C (_verbatim.c, built by setup.py)
+    from monitor.scoring.leakage import _verbatim as _KERNEL
+except ImportError:  # pragma: no cover - built wherever the tests run
+    _KERNEL = None  # type: ignore[assignment]
+
 __all__ = ["MIN_VERBATIM_WORDS", "VERBATIM_GRAM", "find_verbatim", "words_view"]
 
 #: A contiguous run of this many answer words found in the context is a verbatim leak.
@@ -185,8 +190,22 @@ def _runs_of_views(words_b: list[bytes], ctx_b: bytes) -> list[tuple[int, int]]:
             norm_b = norm_b or b" " + b" ".join(ctx_b.split()) + b" "
             found = b" " + b" ".join(seed_b) + b" " in norm_b
         if found:
-            return _copied_runs(words_b, ctx_b.split())
+            return _copied_runs_of_view(words_b, ctx_b)
     return []
+
+
+def _copied_runs_of_view(words_b: list[bytes], ctx_b: bytes) -> list[tuple[int, int]]:
+    """``_copied_runs(words_b, ctx_b.split())``, in C where it is built (no word object
+    per context word).
+
+    >>> ctx = b"  ".join([b"x y", b" ".join(b"w%d" % i for i in range(45)), b"z"])
+    >>> words = [b"a", *(b"w%d" % i for i in range(45)), b"b"]
+    >>> _copied_runs_of_view(words, ctx) == _copied_runs(words, ctx.split()) == [(1, 45)]
+    True
+    """
+    if _KERNEL is None:
+        return _copied_runs(words_b, ctx_b.split())
+    return _KERNEL.copied_runs(words_b, ctx_b, VERBATIM_GRAM, MIN_VERBATIM_WORDS)
 
 
 def _runs_of_text(text: str, context: str) -> list[tuple[int, int]]:

@@ -1,0 +1,3 @@
+def copied_runs(
+    answer: list[bytes], context: bytes, gram: int, min_words: int
+) -> list[tuple[int, int]]: ...
