@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: demo test bench lint schema clean promstack testtools
 
-$(STAMP): pyproject.toml setup.py monitor/scoring/injection/_kernel.c monitor/scoring/_automaton.c monitor/scoring/_tfidf.c monitor/scoring/_tokens.c monitor/scoring/_marks.c monitor/scoring/leakage/_verbatim.c
+$(STAMP): pyproject.toml setup.py monitor/scoring/injection/_kernel.c monitor/scoring/_automaton.c monitor/scoring/_tfidf.c monitor/scoring/_tokens.c monitor/scoring/_marks.c monitor/scoring/leakage/_verbatim.c monitor/scoring/_untracked.c
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'

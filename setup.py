@@ -8,7 +8,9 @@ in Python, more slowly):
 - ``monitor/scoring/_tokens.c``: the 003 scorers' tokens (of ASCII and typeset prose) and
   the trigram records context quality compares;
 - ``monitor/scoring/_marks.c``: spec 000's run counts over character classes;
-- ``monitor/scoring/leakage/_verbatim.c``: the answer's word runs copied from the context.
+- ``monitor/scoring/leakage/_verbatim.c``: the answer's word runs copied from the context;
+- ``monitor/scoring/_untracked.c``: the chunk cache's containers kept out of the garbage
+  collector's sight.
 
 All are compiled without floating-point contraction: a fused multiply-add rounds
 differently from Python's separate multiply and add. Everything else about the package is
@@ -48,6 +50,12 @@ setup(
         Extension(
             "monitor.scoring._tfidf",
             ["monitor/scoring/_tfidf.c"],
+            extra_compile_args=_FLAGS,
+            optional=True,
+        ),
+        Extension(
+            "monitor.scoring._untracked",
+            ["monitor/scoring/_untracked.c"],
             extra_compile_args=_FLAGS,
             optional=True,
         ),

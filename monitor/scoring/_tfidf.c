@@ -134,7 +134,7 @@ term_index(Terms *t, PyObject *term)
  *
  * The sum, over the pairs (i, j), i < j, in order, that share a term, of
  * min(1.0, dot(i, j) / (norm(i) * norm(j))): context_quality's TF-IDF redundancy before
- * its division by the number of pairs, for the chunks whose content-term Counters are
+ * its division by the number of pairs, for the chunks whose content-term counts are
  * ``counts``, in one pass over their terms instead of once per pair. ``idf2_by_df[d]`` is
  * the squared idf of a term in ``d`` of the chunks (``d`` >= 2), ``single`` that of a term in
  * one. As in the Python loops (_tfidf_total, _norm): dot(i, j) is the exact sum (math.fsum)

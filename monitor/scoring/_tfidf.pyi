@@ -1,5 +1,3 @@
-from collections import Counter
-
 def redundancy(
-    counts: list[Counter[str]], idf2_by_df: list[float], single: float
+    counts: list[dict[str, int]], idf2_by_df: list[float], single: float
 ) -> float | None: ...

@@ -504,7 +504,7 @@ word_count(PyObject *module, PyObject *text)
     return PyLong_FromSsize_t(words);
 }
 
-/* count_terms(counts, tokens, table) -> bool: add to the dict ``counts`` (a Counter) how
+/* count_terms(counts, tokens, table) -> bool: add to the dict ``counts`` how
  * often each term occurs, the term of a token being table[token], "" for none (not
  * counted): Counter(map(table.__getitem__, tokens)) without "", in the same order.
  * False, with ``counts`` partly filled, when a token is not in ``table``. */

@@ -16,6 +16,12 @@ against its budget). When the charges pass ``budget_bytes`` the least recently u
 entries are dropped. Texts charged more than a quarter of the budget are never cached, so one
 huge chunk cannot flush the rest. ``budget_bytes = 0`` disables caching.
 
+The parts are lists, sets and the like of strings and numbers, never changed once made:
+:func:`untracked` takes each out of the cyclic garbage collector's sight (it cannot be in
+a cycle). Tracked, they made the collector read every token of every new entry at least
+twice: on 8 KB real-text events of new chunks (``ragmon score`` of 4,000, ``gc.callbacks``
+timings) collections took 50 us per event, and 12 us once the parts were untracked.
+
 >>> cache = ChunkCache(budget_bytes=ChunkCache.charge("x" * 100) * 4)
 >>> a = cache.entry("a" * 100)
 >>> a.indirect = (0.0, ())
@@ -46,9 +52,31 @@ __all__ = [
     "cached_part",
     "chunk_cache",
     "configure_chunk_cache",
+    "untracked",
 ]
 
 T = TypeVar("T")
+
+try:  # _untracked.c, built by setup.py
+    from monitor.scoring._untracked import untracked as _untracked
+except ImportError:  # pragma: no cover - built wherever the tests run
+    _untracked = None  # type: ignore[assignment]
+
+
+def untracked(part: T) -> T:
+    """``part`` (a list, tuple, set, frozenset or dict), no longer tracked by the garbage
+    collector when its items are strings, numbers and the like; the caller never adds
+    anything to it afterwards. Unchanged where the compiled part is not built.
+
+    >>> import gc
+    >>> tokens = untracked(["a", "b"])
+    >>> tokens, gc.is_tracked(tokens) == (_untracked is None)
+    (['a', 'b'], True)
+    >>> gc.is_tracked(untracked([["a"]]))  # it holds a list: kept
+    True
+    """
+    return part if _untracked is None else _untracked(part)
+
 
 DEFAULT_BUDGET_BYTES = 512 * 1024 * 1024
 """512 MiB: some 10,000 passages of 1 KB with every part computed."""

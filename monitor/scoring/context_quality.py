@@ -173,7 +173,7 @@ def _redundancy_tfidf(analyses: Sequence[TextAnalysis]) -> float:
     return total / _pairs(n)
 
 
-def _tfidf_total(counts: list[Counter[str]], idf2_by_df: list[float], single: float) -> float:
+def _tfidf_total(counts: list[dict[str, int]], idf2_by_df: list[float], single: float) -> float:
     """The pairs' cosines added up in order, pairs that share no term left out
     (``_tfidf.redundancy`` in Python)."""
     df = Counter(chain.from_iterable(counts))
@@ -194,7 +194,7 @@ def _tfidf_total(counts: list[Counter[str]], idf2_by_df: list[float], single: fl
     return total
 
 
-def _norm(counts: Counter[str], idf2: dict[str, float], single: float) -> float:
+def _norm(counts: dict[str, int], idf2: dict[str, float], single: float) -> float:
     """A chunk's norm from the terms it shares with others."""
     square_sum = sum(map(mul, counts.values(), counts.values()))
     shared = counts.keys() & idf2.keys()

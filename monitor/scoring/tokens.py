@@ -18,7 +18,6 @@ three or more characters that is not a stop word, with a light plural stem (``po
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 __all__ = [
     "GRAM_BYTES",
@@ -133,17 +132,17 @@ def distinct_tokens(token_lists: list[list[str]]) -> int:
     return _KERNEL.distinct_tokens(token_lists)
 
 
-def count_terms(counts: Counter[str], tokens: list[str], table: dict[str, str]) -> bool:
+def count_terms(counts: dict[str, int], tokens: list[str], table: dict[str, str]) -> bool:
     """Add to ``counts`` how often each term ``table[token]`` of ``tokens`` occurs ("" is
     no term), in C: ``Counter(map(table.__getitem__, tokens))`` without "", in the same
     order. False when a token is not in ``table`` (``counts`` is then partly filled) or
     where the kernel is not built.
 
-    >>> counts: Counter[str] = Counter()
+    >>> counts: dict[str, int] = {}
     >>> table = {"the": "", "days": "day", "day": "day"}
     >>> found = count_terms(counts, ["the", "days", "day"], table)
-    >>> counts if found else Counter({"day": 2})
-    Counter({'day': 2})
+    >>> counts if found else {"day": 2}
+    {'day': 2}
     """
     return _KERNEL is not None and _KERNEL.count_terms(counts, tokens, table)
 

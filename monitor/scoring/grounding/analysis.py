@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from itertools import chain
 
-from monitor.scoring.chunk_cache import chunk_cache
+from monitor.scoring.chunk_cache import chunk_cache, untracked
 from monitor.scoring.grounding.numbers import (
     DIGITS,
     PERCENT_NEXT,
@@ -62,26 +62,26 @@ class TextAnalysis:
         self._text: str | None = None
         self._tokens: list[str] | None
         if not percents:
-            self._tokens = self.hay = tokenize(text)
+            self._tokens = self.hay = untracked(tokenize(text))
         elif percents > _SPLIT_PERCENTS:
             self._text = text  # tokens on demand
             self._tokens = None
-            self.hay = tokenize(with_percent_words(text))
+            self.hay = untracked(tokenize(with_percent_words(text)))
         else:
             # no token spans a "%": tokenise the pieces between them once
             pieces = [tokenize(piece) for piece in text.split("%")]
-            self._tokens = list(chain.from_iterable(pieces))
+            self._tokens = untracked(list(chain.from_iterable(pieces)))
             hay = pieces[0]
             for piece in pieces[1:]:
                 hay.append("percent")
                 hay += piece
-            self.hay = hay
+            self.hay = untracked(hay)
         self._term_list: list[str] | None = None
         self._terms: frozenset[str] | None = None
         self._numbers: dict[str, list[int]] | None = None
         self._spelled: dict[str, list[int]] | None = None
         self._phrase: str | None = None
-        self._content_counts: Counter[str] | None = None
+        self._content_counts: dict[str, int] | None = None
         self._trigrams: frozenset[str] | None = None
         self._trigram_keys: bytes | None = None
 
@@ -99,7 +99,7 @@ class TextAnalysis:
         if self._tokens is None:
             if self._text is None:
                 raise ValueError("an analysis made of_hay has no tokens")
-            self._tokens = tokenize(self._text)
+            self._tokens = untracked(tokenize(self._text))
             self._text = None
         return self._tokens
 
@@ -107,7 +107,7 @@ class TextAnalysis:
     def term_list(self) -> list[str]:
         """The term of each ``hay`` token ("" for none)."""
         if self._term_list is None:
-            self._term_list = terms_of(self.hay)
+            self._term_list = untracked(terms_of(self.hay))
         return self._term_list
 
     @property
@@ -116,7 +116,7 @@ class TextAnalysis:
         if self._terms is None:
             terms = set(self.term_list)
             terms.discard("")
-            self._terms = frozenset(terms)
+            self._terms = untracked(frozenset(terms))
         return self._terms
 
     def _scan_numbers(self) -> None:
@@ -211,7 +211,7 @@ class TextAnalysis:
         return self._phrase
 
     @property
-    def content_counts(self) -> Counter[str]:
+    def content_counts(self) -> dict[str, int]:
         """How often each content term (``tokens.content_terms``) occurs."""
         if self._content_counts is None:
             self._content_counts = content_term_counts(self.tokens)

@@ -82,15 +82,17 @@ class TokenMemo:
             return list(map(table.__getitem__, tokens))
         return [table[t] if t in table else unkept[t] for t in tokens]
 
-    def counts(self, tokens: list[str]) -> Counter[str]:
+    def counts(self, tokens: list[str]) -> dict[str, int]:
         """How often each term (not "") of the tokens occurs: ``Counter(self.map(tokens))``
-        without "", counted in C from the memo when it knows every token."""
-        counts: Counter[str] = Counter()
+        without "", as a plain dict (which the garbage collector does not track: its keys
+        and values are strings and numbers), counted in C from the memo when it knows
+        every token."""
+        counts: dict[str, int] = {}
         if count_terms(counts, tokens, self._table):
             return counts
-        counts = Counter(self.map(tokens))
-        del counts[""]
-        return counts
+        found = Counter(self.map(tokens))
+        del found[""]
+        return dict(found)
 
     def clear(self) -> None:
         """Forget every memoised token."""

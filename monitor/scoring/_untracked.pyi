@@ -1,0 +1,5 @@
+from typing import TypeVar
+
+T = TypeVar("T")
+
+def untracked(obj: T) -> T: ...
