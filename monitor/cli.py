@@ -132,7 +132,7 @@ def _parser() -> _Parser:
 
     sub.add_parser("config", help="print the effective configuration, secrets masked")
 
-    from monitor.evaluation.runner.command import add_eval_parser
+    from monitor.evaluation.runner.arguments import add_eval_parser
 
     add_eval_parser(sub)
 

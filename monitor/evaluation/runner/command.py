@@ -1,4 +1,5 @@
-"""``ragmon eval``: its arguments, and the command (evaluate, write, gate, exit code).
+"""``ragmon eval``: the command (evaluate, write, gate, exit code); its arguments are
+:mod:`.arguments`'s.
 
 Exit codes: 0 the run finished (and the gate, when it ran, passed); 1 the regression
 gate failed (a metric regressed beyond its tolerance, missed its target, is in the
@@ -17,11 +18,11 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import TextIO, cast
 
 from monitor.config import Settings
 from monitor.errors import MonitorError
-from monitor.evaluation.datasets import PERSPECTIVES, Perspective
+from monitor.evaluation.datasets import Perspective
 from monitor.evaluation.gate import (
     GateConfig,
     compare,
@@ -30,7 +31,6 @@ from monitor.evaluation.gate import (
     render_gate_markdown,
     render_gate_table,
 )
-from monitor.evaluation.judge.rubrics import RUBRICS
 from monitor.evaluation.metrics.summary import DERIVED
 from monitor.evaluation.reports import render_console, write_reports, write_traces
 from monitor.evaluation.results import load_report
@@ -38,149 +38,13 @@ from monitor.evaluation.runner.evaluate import EvalOptions, EvalRun, evaluate
 from monitor.evaluation.runner.judge_stage import JudgeOptions
 from monitor.evaluation.target import TargetConfig, load_target_config
 
-__all__ = ["EXIT_GATE_FAILED", "EvalUsageError", "add_eval_parser", "run_eval"]
+__all__ = ["EXIT_GATE_FAILED", "EvalUsageError", "run_eval"]
 
 EXIT_GATE_FAILED = 1
 DATASET_FORMS = (
     "a spec 003 fixtures directory (cases.jsonl and its labels), a spec 002 EvalDataset "
     "JSON file, or recorded RagEvent JSON lines with labels"
 )
-
-
-def _perspectives(text: str) -> tuple[Perspective, ...]:
-    names = [part.strip() for part in text.split(",") if part.strip()]
-    if names == ["all"]:
-        return PERSPECTIVES
-    unknown = [n for n in names if n not in PERSPECTIVES]
-    if unknown or not names:
-        raise argparse.ArgumentTypeError(
-            f"unknown perspective {', '.join(unknown) or '(none)'}; choose from "
-            f"{','.join(PERSPECTIVES)}"
-        )
-    return tuple(p for p in PERSPECTIVES if p in names)
-
-
-def _rubrics(text: str) -> tuple[str, ...]:
-    names = tuple(part.strip() for part in text.split(",") if part.strip())
-    unknown = [n for n in names if n not in RUBRICS]
-    if unknown or not names:
-        raise argparse.ArgumentTypeError(
-            f"unknown rubric {', '.join(unknown) or '(none)'}; choose from {','.join(RUBRICS)}"
-        )
-    return names
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0: {text!r}")
-    return value
-
-
-def _positive_count(text: str) -> int:
-    value = _count(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1: {text!r}")
-    return value
-
-
-def add_eval_parser(sub: argparse._SubParsersAction[Any]) -> None:
-    """The ``eval`` subcommand and its options."""
-    e = sub.add_parser("eval", help="offline evaluation over a labelled dataset")
-    e.add_argument(
-        "dataset",
-        nargs="?",
-        type=Path,
-        default=None,
-        help="003 fixtures directory, 002 EvalDataset JSON, or recorded RagEvent JSON lines",
-    )
-    e.add_argument(
-        "--perspective",
-        type=_perspectives,
-        default=PERSPECTIVES,
-        help="comma-separated: " + ",".join(PERSPECTIVES) + " (default all)",
-    )
-    e.add_argument(
-        "--suite",
-        choices=("full", "smoke"),
-        default="full",
-        help="smoke: a small stratified subset for pull requests",
-    )
-    e.add_argument("--seed", type=int, default=42, help="seed of every random choice (42)")
-    e.add_argument(
-        "--skip-invalid",
-        action="store_true",
-        help="leave invalid records out (and report them) instead of stopping",
-    )
-    e.add_argument(
-        "--target",
-        metavar="URL",
-        help="ask a live RAG service each question (POST) instead of using recorded responses",
-    )
-    e.add_argument(
-        "--target-config",
-        type=Path,
-        metavar="FILE",
-        help="JSON: request_template, response_map, headers, concurrency, timeout_s, max_retries",
-    )
-    e.add_argument(
-        "--judge",
-        action="store_true",
-        help="judge answers with an OpenAI-compatible model (MONITOR_JUDGE_*)",
-    )
-    e.add_argument("--judge-model", help="judge model (default MONITOR_JUDGE_MODEL)")
-    e.add_argument(
-        "--judge-rubrics",
-        type=_rubrics,
-        default=tuple(RUBRICS),
-        help="comma-separated: " + ",".join(RUBRICS),
-    )
-    e.add_argument("--judge-iterations", type=_positive_count, default=1, help="judge runs (1)")
-    e.add_argument(
-        "--judge-spot-check",
-        type=_count,
-        default=0,
-        metavar="N",
-        help="re-judge N seeded cases with a second judge (0: off)",
-    )
-    e.add_argument(
-        "--judge-second-model",
-        help="second judge model for the spot-check (default: a stricter "
-        "prompt version of the same model)",
-    )
-    e.add_argument(
-        "--judge-progress",
-        type=Path,
-        metavar="DIR",
-        help="progress files of the judge (default <out-dir>/judge_progress)",
-    )
-    e.add_argument(
-        "--baseline",
-        type=Path,
-        metavar="REPORT.json",
-        help="compare against this report; exit 1 on a regression",
-    )
-    e.add_argument(
-        "--gate",
-        action="store_true",
-        help="exit 1 when a metric misses its target (implied by --baseline)",
-    )
-    e.add_argument(
-        "--gate-config",
-        type=Path,
-        metavar="FILE",
-        help="JSON: targets, tolerances, alpha (default: 003's target table)",
-    )
-    e.add_argument("--output", metavar="NAME", help="report file stem (eval_report_<ts>)")
-    e.add_argument("--out-dir", type=Path, help="report directory (MONITOR_EVAL_REPORTS_DIR)")
-    e.add_argument("--save-trace", action="store_true", help="write failed cases to traces/")
-    e.add_argument("--traces-dir", type=Path, help="trace directory (MONITOR_EVAL_TRACES_DIR)")
-    e.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
-    e.add_argument("-v", "--verbose", action="store_true", help="every metric on the console")
-    e.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
 
 
 def _judge_options(args: argparse.Namespace, settings: Settings, out_dir: Path) -> JudgeOptions:
