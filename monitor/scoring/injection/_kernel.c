@@ -719,6 +719,10 @@ typeset_ascii(PyObject *text, PyObject *typographic, Py_ssize_t *length)
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         Py_UCS4 cp = PyUnicode_READ(kind, data, i);
+        if (cp < 128 && used < size) { /* most characters: one byte, as it is */
+            out[used++] = (char)cp;
+            continue;
+        }
         const char *to = (const char *)&cp;
         Py_ssize_t to_length = 1;
         char byte = (char)cp;
