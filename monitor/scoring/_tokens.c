@@ -64,8 +64,13 @@ lowered(int kind, const void *data, Py_ssize_t start, Py_ssize_t end, int ascii)
 /* Short ASCII tokens are shared: the same word in any text is one str object, found in a
  * table by its bytes (no allocation, and its str hash, once computed, serves every later
  * set and dict lookup of it). Open addressing over INTERN_SLOTS slots; when half of them
- * are used the table is emptied and fills again. A token's value never depends on it. */
+ * are used the table is emptied and fills again. A token's value never depends on it.
+ * The slot comes from FNV-1a started at a key of the process (its str hash secret, as
+ * every dict's) and mixed: tokens crafted to share a slot, which would make each look-up
+ * walk all of them, cannot be computed ahead. */
 enum { INTERN_SLOTS = 1 << 16, INTERN_MAX_CHARS = 24 };
+
+static uint64_t intern_key; /* set by PyInit__tokens */
 
 typedef struct {
     uint64_t hash;
@@ -93,10 +98,13 @@ interned_token(const char *s, Py_ssize_t n)
         if (interned == NULL)
             return PyErr_NoMemory();
     }
-    uint64_t hash = 1469598103934665603ULL; /* FNV-1a */
+    uint64_t hash = intern_key; /* FNV-1a from the key, then murmur3's final mix */
     for (Py_ssize_t i = 0; i < n; i++)
         hash = (hash ^ (unsigned char)s[i]) * 1099511628211ULL;
-    size_t slot = (size_t)(hash ^ (hash >> 29)) & (INTERN_SLOTS - 1);
+    hash = (hash ^ (hash >> 33)) * 0xff51afd7ed558ccdULL;
+    hash = (hash ^ (hash >> 33)) * 0xc4ceb9fe1a85ec53ULL;
+    hash ^= hash >> 33;
+    size_t slot = (size_t)hash & (INTERN_SLOTS - 1);
     for (;; slot = (slot + 1) & (INTERN_SLOTS - 1)) {
         Interned *at = &interned[slot];
         if (at->token == NULL)
@@ -569,5 +577,6 @@ PyMODINIT_FUNC
 PyInit__tokens(void)
 {
     init_classes();
+    intern_key = (uint64_t)_Py_HashBytes("monitor.scoring._tokens", 23) ^ 1469598103934665603ULL;
     return PyModule_Create(&tokens_module);
 }

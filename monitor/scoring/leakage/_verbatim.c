@@ -11,7 +11,9 @@
  * Each distinct answer word gets a number; a context word is its number or -1 (not an
  * answer word, so no gram holding it can match). The context's grams of answer words go
  * into a hash set of number sequences, and each answer gram is looked up there: two
- * grams are equal exactly when their numbers are (a number stands for one word).
+ * grams are equal exactly when their numbers are (a number stands for one word). Both
+ * tables hash with FNV-1a started at a key of the process (its str hash secret) and
+ * mixed, so words or grams crafted to share a slot cannot be computed ahead.
  *
  * Built by setup.py as monitor.scoring.leakage._verbatim (optional: verbatim.py does the
  * same in Python without it). */
@@ -32,25 +34,35 @@ typedef struct {
     Py_ssize_t at; /* -1: a free slot; else where the gram starts in the context's ids */
 } GramSlot;
 
-#define FNV_OFFSET 1469598103934665603ULL /* FNV-1a */
 #define FNV_PRIME 1099511628211ULL
+
+static uint64_t hash_key; /* set by PyInit__verbatim */
+
+/* murmur3's final mix: every bit of the key and the input reaches the slot's bits */
+static uint64_t
+mixed(uint64_t hash)
+{
+    hash = (hash ^ (hash >> 33)) * 0xff51afd7ed558ccdULL;
+    hash = (hash ^ (hash >> 33)) * 0xc4ceb9fe1a85ec53ULL;
+    return hash ^ (hash >> 33);
+}
 
 static uint64_t
 word_hash(const char *s, Py_ssize_t n)
 {
-    uint64_t hash = FNV_OFFSET;
+    uint64_t hash = hash_key;
     for (Py_ssize_t i = 0; i < n; i++)
         hash = (hash ^ (unsigned char)s[i]) * FNV_PRIME;
-    return hash | 1;
+    return mixed(hash);
 }
 
 static uint64_t
 gram_hash(const int32_t *ids, Py_ssize_t gram)
 {
-    uint64_t hash = FNV_OFFSET;
+    uint64_t hash = hash_key;
     for (Py_ssize_t i = 0; i < gram; i++)
         hash = (hash ^ (uint32_t)ids[i]) * FNV_PRIME;
-    return hash ^ (hash >> 31);
+    return mixed(hash);
 }
 
 static size_t
@@ -193,10 +205,10 @@ copied_runs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             continue;
         }
         Py_ssize_t start = i;
-        uint64_t hash = FNV_OFFSET; /* word_hash(), in the same pass */
+        uint64_t hash = hash_key; /* word_hash(), in the same pass */
         while (i < n_ctx && !is_space[(unsigned char)ctx[i]])
             hash = (hash ^ (unsigned char)ctx[i++]) * FNV_PRIME;
-        WordSlot *at = word_slot(words, word_mask, ctx + start, i - start, hash | 1);
+        WordSlot *at = word_slot(words, word_mask, ctx + start, i - start, mixed(hash));
         ctx_ids[n_words++] = at->word == NULL ? -1 : at->id;
         run = at->word == NULL ? 0 : run + 1;
         n_grams += run >= gram;
@@ -247,5 +259,7 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__verbatim(void)
 {
+    hash_key = (uint64_t)_Py_HashBytes("monitor.scoring.leakage._verbatim", 33) ^
+               1469598103934665603ULL;
     return PyModule_Create(&module);
 }
