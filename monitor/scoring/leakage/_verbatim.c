@@ -104,6 +104,16 @@ static const unsigned char is_space[256] = {
     ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1,
 };
 
+/* Append the run (first, last) to *runs; on failure *runs is cleared (NULL, an error set). */
+static void
+append_run(PyObject **runs, Py_ssize_t first, Py_ssize_t last)
+{
+    PyObject *run = Py_BuildValue("(nn)", first, last);
+    if (run == NULL || PyList_Append(*runs, run) < 0)
+        Py_CLEAR(*runs);
+    Py_XDECREF(run);
+}
+
 /* The runs of `hits` (one flag per answer gram), as _copied_runs() merges them. */
 static PyObject *
 runs_of_hits(const char *hits, Py_ssize_t n_hits, Py_ssize_t gram, Py_ssize_t min_words)
@@ -124,24 +134,16 @@ runs_of_hits(const char *hits, Py_ssize_t n_hits, Py_ssize_t gram, Py_ssize_t mi
                 last = end;
             }
             else {
-                if (first >= 0) {
-                    PyObject *run = Py_BuildValue("(nn)", first, last);
-                    if (run == NULL || PyList_Append(runs, run) < 0)
-                        Py_CLEAR(runs);
-                    Py_XDECREF(run);
-                }
+                if (first >= 0)
+                    append_run(&runs, first, last);
                 first = i;
                 last = end;
             }
         }
         i = j;
     }
-    if (runs != NULL && first >= 0) {
-        PyObject *run = Py_BuildValue("(nn)", first, last);
-        if (run == NULL || PyList_Append(runs, run) < 0)
-            Py_CLEAR(runs);
-        Py_XDECREF(run);
-    }
+    if (runs != NULL && first >= 0)
+        append_run(&runs, first, last);
     return runs;
 }
 
