@@ -10,6 +10,11 @@ oldest generation. On 8 KB real-text events of new chunks that was 52 us of an e
 than with ``GC_THRESHOLDS``, where the collector runs a young collection every 10,000 net
 allocations (10 us of collection per event). Cycles are still collected, a little later.
 
+Since then the cache's token lists and term sets are no longer tracked at all
+(:func:`~monitor.scoring.chunk_cache.untracked`); the thresholds still count for the
+entries themselves and each event's short-lived containers: over 4,000 such events,
+collections take 21 us per event with the default thresholds and 13 with these.
+
 >>> import gc
 >>> before = gc.get_threshold()
 >>> with scoring_gc():
